@@ -1,0 +1,90 @@
+// Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
+// next attempt (bounded), so a short database outage loses nothing and never slows a request.
+import type { Db } from '../db/db.ts';
+import type { Logger } from '../log.ts';
+
+export interface AuditEvent {
+  userId: string | null;
+  timestamp: number;
+  eventType: string;
+  clientIp: string;
+  mcpUuid?: string;
+  llmUuid?: string;
+  tool?: string;
+  model?: string;
+  ruleName?: string;
+  details?: Record<string, unknown>;
+}
+
+const MAX_PENDING = 50_000;
+const BATCH = 500;
+
+export class AuditWriter {
+  private pending: AuditEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private dropped = 0;
+
+  constructor(private readonly db: Db, private readonly log: Logger, private readonly intervalMs = 250) {}
+
+  write(e: AuditEvent): void {
+    if (this.pending.length >= MAX_PENDING) {
+      this.dropped++;
+      return;
+    }
+    this.pending.push(e);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes everything buffered so far (tests and shutdown call this to make events visible at once). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.flushing) await this.flushing;
+    if (!this.pending.length) return;
+    this.flushing = this.writeAll().finally(() => { this.flushing = undefined; });
+    await this.flushing;
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.pending.length) {
+      const batch = this.pending.slice(0, BATCH);
+      try {
+        await this.insert(batch);
+        this.pending.splice(0, batch.length);
+      } catch (err) {
+        this.log.warn('audit flush failed; will retry', { err, pending: this.pending.length });
+        this.timer = setTimeout(() => void this.flush(), 2000);
+        this.timer.unref();
+        return;
+      }
+    }
+    if (this.dropped) {
+      this.log.warn('audit buffer overflowed; events dropped', { dropped: this.dropped });
+      this.dropped = 0;
+    }
+  }
+
+  private async insert(batch: AuditEvent[]): Promise<void> {
+    const cols = 10;
+    const values: unknown[] = [];
+    const rows = batch.map((e, i) => {
+      values.push(e.userId, e.timestamp, e.eventType, e.clientIp, e.mcpUuid ?? null, e.llmUuid ?? null, e.tool ?? null,
+        e.model ?? null, e.ruleName ?? null, JSON.stringify(e.details ?? {}));
+      const b = i * cols;
+      return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9},$${b + 10}::jsonb)`;
+    });
+    await this.db.query(
+      `INSERT INTO audit_events (user_id, ts, event_type, client_ip, mcp_uuid, llm_uuid, tool, model, rule_name, details) VALUES ${rows.join(',')}`,
+      values,
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,63 @@
+// Resolves the caller of a management request. Spec order: a Bearer header wins and cookies are then ignored even
+// if invalid; a Bearer must be a PAT (client keys are never valid on /api/*). Every lookup goes to the database, so
+// a rotated PAT or a logged-out session fails on the very next request on every replica.
+import type { IncomingMessage } from 'node:http';
+import { sha256Hex } from '../crypto/tokens.ts';
+import type { Queryable } from '../db/db.ts';
+import { HttpError, Msg } from '../http/errors.ts';
+import type { AuthContext } from './context.ts';
+
+export const SESSION_COOKIE = 'tollgate_session';
+
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m ? m[1]!.trim() : '';
+}
+
+export function cookie(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.headers.cookie;
+  if (!raw) return undefined;
+  for (const part of raw.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+interface IdentityRow {
+  user_id: string;
+  email: string;
+  consumer_id: string;
+  tags: string[];
+  [k: string]: unknown;
+}
+
+export async function authenticatePat(q: Queryable, token: string): Promise<AuthContext> {
+  const rows = await q.query<IdentityRow & { credential_id: string }>(
+    `SELECT c.id AS credential_id, u.id AS user_id, u.email, co.id AS consumer_id, co.tags
+       FROM credentials c JOIN consumers co ON co.id = c.consumer_id JOIN users u ON u.id = co.user_id
+      WHERE c.key_hash = $1 AND c.is_pat`,
+    [sha256Hex(token)],
+  );
+  const r = rows[0];
+  if (!r) throw new HttpError(401, Msg.invalidPat);
+  return { userId: r.user_id, email: r.email, consumerId: r.consumer_id, consumerTags: r.tags, channel: 'pat', credentialId: r.credential_id, mfaPassed: true };
+}
+
+export async function authenticateSession(q: Queryable, sessionToken: string, nowS: number): Promise<AuthContext | undefined> {
+  const idHash = sha256Hex(sessionToken);
+  const rows = await q.query<IdentityRow & { mfa_passed: boolean; totp_enabled: boolean }>(
+    `SELECT u.id AS user_id, u.email, co.id AS consumer_id, co.tags, s.mfa_passed, u.totp_enabled
+       FROM sessions s JOIN users u ON u.id = s.user_id JOIN consumers co ON co.user_id = u.id
+      WHERE s.id_hash = $1 AND s.expires_at > $2`,
+    [idHash, nowS],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    userId: r.user_id, email: r.email, consumerId: r.consumer_id, consumerTags: r.tags, channel: 'session',
+    sessionIdHash: idHash, mfaPassed: r.mfa_passed || !r.totp_enabled,
+  };
+}

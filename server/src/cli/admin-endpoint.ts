@@ -1,0 +1,5 @@
+import type { Services } from '../services.ts';
+
+export async function startAdminEndpoint(_s: Services): Promise<() => Promise<void>> {
+  return async () => undefined;
+}

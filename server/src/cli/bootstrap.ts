@@ -1,0 +1,25 @@
+// First start on an empty embedded database: create admin@localhost and print its PAT once.
+import { createUser, issuePat } from '../identity/users.ts';
+import { unixNow, type Services } from '../services.ts';
+
+export const BOOTSTRAP_EMAIL = 'admin@localhost';
+
+export async function bootstrapAdmin(s: Services, apiUrl = 'http://127.0.0.1:8080'): Promise<void> {
+  const [{ n }] = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users')) as [{ n: number }];
+  if (n > 0) return;
+  const now = unixNow(s.clock);
+  const token = await s.db.tx(async (q) => {
+    const { consumerId } = await createUser(q, { email: BOOTSTRAP_EMAIL, name: 'Administrator' }, now);
+    return (await issuePat(q, consumerId, now)).token;
+  });
+  process.stdout.write([
+    '',
+    '  Tollgate is ready. A first user was created: admin@localhost',
+    '  Its personal access token (shown once; keep it):',
+    '',
+    `    ${token}`,
+    '',
+    `  Try: curl -H "Authorization: Bearer <token>" ${apiUrl}/api/profile`,
+    '',
+  ].join('\n') + '\n');
+}

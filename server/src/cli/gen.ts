@@ -1,0 +1,3 @@
+export async function runGen(_args: string[]): Promise<number> {
+  return 0;
+}

@@ -1,0 +1,73 @@
+// The `tollgate` command: serve, admin, gen. Returns the process exit code.
+import { ConfigError, loadConfig, type Role } from '../config/config.ts';
+
+const USAGE = `usage:
+  tollgate serve [--role all|api|gateway]
+  tollgate admin user create --email E [--name N] [--password P]
+  tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
+  tollgate admin token issue --email E
+  tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case 'serve':
+        return await serve(rest);
+      case 'admin': {
+        const { runAdmin } = await import('./admin.ts');
+        return await runAdmin(rest, loadConfig());
+      }
+      case 'gen': {
+        const { runGen } = await import('./gen.ts');
+        return await runGen(rest);
+      }
+      case undefined:
+      case '-h':
+      case '--help':
+        process.stdout.write(USAGE + '\n');
+        return cmd ? 0 : 2;
+      default:
+        process.stderr.write(`tollgate: unknown command "${cmd}"\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`tollgate: configuration error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function parseRole(args: string[]): Role {
+  const i = args.indexOf('--role');
+  const v = i >= 0 ? args[i + 1] : 'all';
+  if (v !== 'all' && v !== 'api' && v !== 'gateway') throw new ConfigError('--role', `must be all, api or gateway, got "${v}"`);
+  return v;
+}
+
+async function serve(args: string[]): Promise<number> {
+  const role = parseRole(args);
+  const config = loadConfig();
+  const { startTollgate } = await import('../app.ts');
+  const { bootstrapAdmin } = await import('./bootstrap.ts');
+  const app = await startTollgate(config, { role });
+  const { log } = app.services;
+  if (!config.databaseUrl && role !== 'gateway') await bootstrapAdmin(app.services, app.apiUrl);
+  if (app.apiUrl) log.info('management API listening', { url: app.apiUrl });
+  if (app.gateway) log.info('gateway listening', { url: app.gateway.url, admin: app.gateway.adminUrl, proxyDomain: config.proxyDomain });
+  const { startAdminEndpoint } = await import('./admin-endpoint.ts');
+  const stopAdmin = !config.databaseUrl ? await startAdminEndpoint(app.services) : async () => undefined;
+  await new Promise<void>((resolve) => {
+    const stop = (sig: string) => {
+      log.info('shutting down', { signal: sig });
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await stopAdmin();
+  await app.close();
+  return 0;
+}

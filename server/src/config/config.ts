@@ -1,0 +1,139 @@
+// Deployment configuration, read once from the environment. Bad values stop the process with one line naming the
+// variable (DESIGN §3), so nothing runs on a half-understood configuration.
+import { resolve } from 'node:path';
+import { parseCidr, type Cidr } from '../net/cidr.ts';
+
+export type Role = 'all' | 'api' | 'gateway';
+export type ProviderId = 'openai' | 'anthropic' | 'gemini' | 'mistral';
+
+export interface Config {
+  host: string;
+  apiPort: number;
+  gatewayPort: number;
+  gatewayAdminPort: number;
+  proxyDomain: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (tests isolate themselves with one schema each). */
+  dbSchema: string | undefined;
+  redisUrl: string | undefined;
+  /** Redis key prefix (tests isolate themselves with one prefix each). */
+  redisPrefix: string;
+  dataDir: string;
+  masterKey: Buffer | undefined;
+  upstreamAllowCidrs: Cidr[];
+  upstreamAllowHttp: boolean;
+  providerBaseUrls: Partial<Record<ProviderId, string>>;
+  /** Origin allowed to use the dashboard session cookie on unsafe methods; unset means same-origin only. */
+  dashboardOrigin: string | undefined;
+  auditRetentionDays: number;
+  /** How often the gateway checks the config version to repair missed notifications. */
+  configPollMs: number;
+  /** How often DNS pins are refreshed. */
+  repinIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`${variable}: ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function port(env: Env, name: string, dflt: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(name, `must be a port number, got "${raw}"`);
+  return n;
+}
+
+function positiveInt(env: Env, name: string, dflt: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(u.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  return raw;
+}
+
+export function parseMasterKey(raw: string | undefined, name = 'TOLLGATE_MASTER_KEY'): Buffer | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const buf = Buffer.from(raw, 'base64');
+  if (buf.length !== 32 || buf.toString('base64').replace(/=+$/, '') !== raw.trim().replace(/=+$/, '')) {
+    throw new ConfigError(name, 'must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)');
+  }
+  return buf;
+}
+
+function cidrs(env: Env, name: string): Cidr[] {
+  const raw = env[name];
+  if (!raw) return [];
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const c = parseCidr(s);
+    if (!c) throw new ConfigError(name, `"${s}" is not an IP address or CIDR`);
+    return c;
+  });
+}
+
+const PROVIDERS: ProviderId[] = ['openai', 'anthropic', 'gemini', 'mistral'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const masterKey = parseMasterKey(env.TOLLGATE_MASTER_KEY);
+  if (databaseUrl && !masterKey) {
+    throw new ConfigError('TOLLGATE_MASTER_KEY', 'is required when DATABASE_URL is set (openssl rand -base64 32)');
+  }
+  const providerBaseUrls: Partial<Record<ProviderId, string>> = {};
+  for (const p of PROVIDERS) {
+    const v = url(env, `TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`, ['http:', 'https:']);
+    if (v) providerBaseUrls[p] = v.replace(/\/+$/, '');
+  }
+  const proxyDomain = (env.TOLLGATE_PROXY_DOMAIN ?? 'proxy.localhost').trim().toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(proxyDomain)) {
+    throw new ConfigError('TOLLGATE_PROXY_DOMAIN', `"${proxyDomain}" is not a DNS name`);
+  }
+  const dbSchema = env.TOLLGATE_DB_SCHEMA || undefined;
+  if (dbSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(dbSchema)) {
+    throw new ConfigError('TOLLGATE_DB_SCHEMA', 'must be a lower-case SQL identifier');
+  }
+  return {
+    host: env.TOLLGATE_HOST || '127.0.0.1',
+    apiPort: port(env, 'TOLLGATE_API_PORT', 8080),
+    gatewayPort: port(env, 'TOLLGATE_GATEWAY_PORT', 8081),
+    gatewayAdminPort: port(env, 'TOLLGATE_GATEWAY_ADMIN_PORT', 8082),
+    proxyDomain,
+    databaseUrl,
+    dbSchema,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: env.TOLLGATE_REDIS_PREFIX ?? 'tollgate:',
+    dataDir: resolve(env.TOLLGATE_DATA_DIR || '.tollgate'),
+    masterKey,
+    upstreamAllowCidrs: cidrs(env, 'TOLLGATE_UPSTREAM_ALLOW_CIDRS'),
+    upstreamAllowHttp: bool(env, 'TOLLGATE_UPSTREAM_ALLOW_HTTP'),
+    providerBaseUrls,
+    dashboardOrigin: url(env, 'TOLLGATE_DASHBOARD_ORIGIN', ['http:', 'https:']),
+    auditRetentionDays: positiveInt(env, 'TOLLGATE_AUDIT_RETENTION_DAYS', 30),
+    configPollMs: positiveInt(env, 'TOLLGATE_CONFIG_POLL_MS', 5000),
+    repinIntervalMs: positiveInt(env, 'TOLLGATE_REPIN_INTERVAL_MS', 60_000),
+  };
+}

@@ -1,0 +1,88 @@
+// The gateway role: the proxy listener (data plane) and the internal admin listener (status, config version).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Services } from '../services.ts';
+import { ConfigStore } from './config-store.ts';
+import { resolveRoute, type RouteMatch } from './routing.ts';
+import { createMcpGateway } from './mcp/handler.ts';
+import { createLlmGateway } from './llm/handler.ts';
+
+export interface ProxyHandler {
+  handle(req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface GatewayHandle {
+  url: string;
+  adminUrl: string;
+  store: ConfigStore;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  host: string;
+  port: number;
+  adminPort: number;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const a = server.address() as AddressInfo;
+      resolve(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`);
+    });
+  });
+}
+
+export async function startGateway(s: Services, opts: GatewayOptions): Promise<GatewayHandle> {
+  const store = new ConfigStore(s);
+  await store.start();
+  const mcp = createMcpGateway(s, store);
+  const llm = createLlmGateway(s, store);
+  const started = Date.now();
+
+  const proxy = createServer((req, res) => {
+    const route = resolveRoute(store.current, req.headers.host, req.url ?? '/');
+    if (!route) {
+      req.resume();
+      sendJson(res, 404, { error: 'Proxy not found' });
+      return;
+    }
+    const h = route.proxy.kind === 'mcp' ? mcp : llm;
+    h.handle(req, res, route).catch((err: unknown) => {
+      s.log.error('gateway handler failed', { err, proxy: route.proxy.id });
+      if (!res.headersSent) sendJson(res, 502, { error: 'Bad gateway' });
+      else res.destroy();
+    });
+  });
+  proxy.keepAliveTimeout = 65_000;
+  proxy.headersTimeout = 66_000;
+
+  const admin = createServer((req, res) => {
+    req.resume();
+    if (req.url === '/status') {
+      sendJson(res, 200, { status: 'up', configVersion: store.version, proxies: store.current.proxies.size, uptimeS: Math.floor((Date.now() - started) / 1000) });
+    } else sendJson(res, 404, { error: 'Endpoint not found' });
+  });
+
+  const url = await listen(proxy, opts.host, opts.port);
+  const adminUrl = await listen(admin, opts.host, opts.adminPort);
+  return {
+    url, adminUrl, store,
+    async close() {
+      await store.stop();
+      await mcp.close?.();
+      await llm.close?.();
+      proxy.closeAllConnections();
+      admin.closeAllConnections();
+      await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => admin.close(r))]);
+    },
+  };
+}

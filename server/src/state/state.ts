@@ -1,0 +1,33 @@
+// Hot state shared by gateway replicas: counters, caches, bans, budget windows and change notifications.
+// Redis when REDIS_URL is set; otherwise in-process (one node only).
+
+export interface CounterResult {
+  /** Value after the increment. */
+  value: number;
+  /** Milliseconds until the key expires (-1 if it has no expiry). */
+  ttlMs: number;
+}
+
+export interface State {
+  readonly kind: 'redis' | 'memory';
+  /**
+   * Adds `by` to a counter. A new key gets `ttlMs`; with `refreshTtl` every call resets it (sliding window).
+   * Atomic across replicas.
+   */
+  incr(key: string, by: number, ttlMs: number, refreshTtl?: boolean): Promise<CounterResult>;
+  /** Current value of a counter (0 when absent). */
+  getNumber(key: string): Promise<number>;
+  get(key: string): Promise<string | undefined>;
+  getBuffer(key: string): Promise<Buffer | undefined>;
+  set(key: string, value: string | Buffer, ttlMs?: number): Promise<void>;
+  /** Remaining TTL in ms; -2 when the key does not exist, -1 when it has no expiry. */
+  ttl(key: string): Promise<number>;
+  del(...keys: string[]): Promise<void>;
+  /** Deletes every key starting with `prefix` (cache drain). */
+  delPrefix(prefix: string): Promise<number>;
+  publish(channel: string, message: string): Promise<void>;
+  /** Returns an unsubscribe function. */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,118 @@
+// Starts a real Tollgate (API + gateway) on free loopback ports for tests. With DATABASE_URL / REDIS_URL set (CI)
+// it uses the real datastores, isolated by a fresh PostgreSQL schema and Redis key prefix per app; otherwise
+// in-memory PGlite and in-process state.
+import { randomBytes } from 'node:crypto';
+import { startTollgate, type StartOptions, type Tollgate } from '../app.ts';
+import { loadConfig, type Config, type Role } from '../config/config.ts';
+import { createUser, issuePat } from '../identity/users.ts';
+import { silentLogger, createLogger } from '../log.ts';
+import { unixNow } from '../services.ts';
+
+export interface TestUser {
+  userId: string;
+  consumerId: string;
+  email: string;
+  pat: string;
+}
+
+export interface HttpResult<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test convenience
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Raw body string (sent as-is). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: Tollgate;
+  api: string;
+  gateway: string;
+  config: Config;
+  createUser(email?: string): Promise<TestUser>;
+  request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends Omit<StartOptions, 'inMemoryDb'> {
+  role?: Role;
+  env?: Record<string, string>;
+  /** Keep SSRF checks strict (no loopback upstreams, https only). Default: loopback and http allowed. */
+  strictUpstreams?: boolean;
+  /** Reuse a schema/prefix (two processes sharing one datastore). */
+  isolation?: { schema: string; redisPrefix: string; masterKey: string };
+}
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export function newIsolation() {
+  const id = randomBytes(5).toString('hex');
+  return { schema: `t_${id}`, redisPrefix: `t_${id}:`, masterKey: randomBytes(32).toString('base64') };
+}
+
+export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const iso = opts.isolation ?? newIsolation();
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    REDIS_URL: process.env.REDIS_URL,
+    TOLLGATE_DB_SCHEMA: iso.schema,
+    TOLLGATE_REDIS_PREFIX: iso.redisPrefix,
+    TOLLGATE_MASTER_KEY: iso.masterKey,
+    TOLLGATE_API_PORT: '0',
+    TOLLGATE_GATEWAY_PORT: '0',
+    TOLLGATE_GATEWAY_ADMIN_PORT: '0',
+    TOLLGATE_CONFIG_POLL_MS: '1000',
+    ...(opts.strictUpstreams ? {} : { TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true' }),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const log = process.env.TOLLGATE_TEST_LOG ? createLogger({ test: true }, 'debug') : silentLogger;
+  const app = await startTollgate(config, { ...opts, log: opts.log ?? log, inMemoryDb: !config.databaseUrl });
+  const api = app.apiUrl ?? '';
+  const gateway = app.gateway?.url ?? '';
+  let n = 0;
+
+  async function request(method: string, path: string, o: RequestOptions = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined = o.raw;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const base = path.startsWith('http') ? '' : api;
+    const r = await fetch(base + path, { method, headers, body });
+    const text = await r.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch { /* not JSON */ }
+    return { status: r.status, body: parsed, text, headers: r.headers };
+  }
+
+  return {
+    app, api, gateway, config, request,
+    async createUser(email?: string) {
+      const e = email ?? `user${++n}-${randomBytes(3).toString('hex')}@example.test`;
+      const now = unixNow(app.services.clock);
+      const u = await app.services.db.tx(async (q) => {
+        const { userId, consumerId } = await createUser(q, { email: e, password: TEST_PASSWORD }, now);
+        const { token, configVersion } = await issuePat(q, consumerId, now);
+        return { userId, consumerId, email: e, pat: token, configVersion };
+      });
+      await app.services.configChanged(u.configVersion);
+      return { userId: u.userId, consumerId: u.consumerId, email: u.email, pat: u.pat };
+    },
+    async close() {
+      const db = app.services.db;
+      if (db.kind === 'postgres' && !opts.isolation) await db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
+      await app.close();
+    },
+  };
+}
