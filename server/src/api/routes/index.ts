@@ -2,9 +2,37 @@
 import { Router } from '../../http/router.ts';
 import type { Services } from '../../services.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerProfileRoutes } from './profile.ts';
+import { registerAuthRoutes } from './auth.ts';
+import { registerTwofaRoutes } from './twofa.ts';
+import { registerKeysRoutes } from './keys.ts';
+import { registerMcpRoutes } from './mcp.ts';
+import { registerResourcesRoutes } from './resources.ts';
+import { registerRulesRoutes } from './rules.ts';
+import { registerLlmRoutes } from './llm.ts';
+import { registerKeyBudgetsRoutes } from './key-budgets.ts';
+import { registerAuditLogsRoutes } from './audit-logs.ts';
+import { registerOverviewRoutes } from './overview.ts';
+import { registerUsageRoutes } from './usage.ts';
+import { registerConversationLogsRoutes } from './conversation-logs.ts';
+import { registerOpenapiRoutes } from './openapi.ts';
 
 export function buildRouter(s: Services): Router {
   const r = new Router();
   registerHealthRoutes(r, s);
+  registerProfileRoutes(r, s);
+  registerAuthRoutes(r, s);
+  registerTwofaRoutes(r, s);
+  registerKeysRoutes(r, s);
+  registerMcpRoutes(r, s);
+  registerResourcesRoutes(r, s);
+  registerRulesRoutes(r, s);
+  registerLlmRoutes(r, s);
+  registerKeyBudgetsRoutes(r, s);
+  registerAuditLogsRoutes(r, s);
+  registerOverviewRoutes(r, s);
+  registerUsageRoutes(r, s);
+  registerConversationLogsRoutes(r, s);
+  registerOpenapiRoutes(r, s);
   return r;
 }

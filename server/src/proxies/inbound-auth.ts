@@ -1,0 +1,75 @@
+// The inbound `auth` object shared by MCP and LLM proxies. A jwt-mode JWKS is validated structurally on every save
+// (spec: 400 `auth.jwksJson: <reason>`); the gateway never fetches it at request time.
+import { importJWK, type JWK } from 'jose';
+import { z } from 'zod';
+import type { InboundAuth } from '../contract/snapshot.ts';
+import { HttpError } from '../http/errors.ts';
+
+export const inboundAuthSchema = z.object({
+  mode: z.enum(['svc_api_key', 'jwt']).default('svc_api_key').describe('svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson.'),
+  issuer: z.string().min(1).optional().describe('Required iss claim (jwt mode).'),
+  audience: z.string().min(1).optional().describe('Required aud claim (jwt mode).'),
+  jwksJson: z.string().optional().describe('A JWKS document, JSON-encoded as a string (jwt mode).'),
+  clockSkewS: z.number().int().min(0).max(3600).default(30).describe('Clock-skew tolerance in seconds.'),
+}).describe('How clients authenticate to the proxy.');
+
+export interface JwksKeySummary {
+  kid: string | null;
+  kty: string;
+  alg: string | null;
+  use: string | null;
+}
+
+const ASYMMETRIC = new Set(['RSA', 'EC', 'OKP']);
+
+/** Structural JWKS validation; returns the keys or a reason. Private keys and symmetric keys are refused. */
+export async function checkJwks(jwksJson: string | undefined): Promise<{ ok: true; keys: JwksKeySummary[] } | { ok: false; error: string }> {
+  if (!jwksJson || !jwksJson.trim()) return { ok: false, error: 'is required when mode is jwt' };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(jwksJson);
+  } catch {
+    return { ok: false, error: 'is not valid JSON' };
+  }
+  const keys = (doc as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys)) return { ok: false, error: 'must be an object with a "keys" array' };
+  if (!keys.length) return { ok: false, error: 'contains no keys' };
+  const out: JwksKeySummary[] = [];
+  for (const [i, k] of keys.entries()) {
+    if (!k || typeof k !== 'object') return { ok: false, error: `keys[${i}] is not an object` };
+    const jwk = k as JWK;
+    if (typeof jwk.kty !== 'string' || !ASYMMETRIC.has(jwk.kty)) return { ok: false, error: `keys[${i}]: kty must be RSA, EC or OKP` };
+    if ('d' in jwk) return { ok: false, error: `keys[${i}] is a private key; paste only public keys` };
+    if (jwk.use !== undefined && jwk.use !== 'sig') return { ok: false, error: `keys[${i}]: use must be "sig"` };
+    if (jwk.alg === 'none') return { ok: false, error: `keys[${i}]: alg "none" is not allowed` };
+    try {
+      await importJWK(jwk, jwk.alg ?? defaultAlg(jwk));
+    } catch (err) {
+      return { ok: false, error: `keys[${i}] is not a usable key: ${(err as Error).message}` };
+    }
+    out.push({ kid: jwk.kid ?? null, kty: jwk.kty, alg: jwk.alg ?? null, use: jwk.use ?? null });
+  }
+  return { ok: true, keys: out };
+}
+
+function defaultAlg(jwk: JWK): string {
+  if (jwk.kty === 'RSA') return 'RS256';
+  if (jwk.kty === 'OKP') return 'EdDSA';
+  return jwk.crv === 'P-384' ? 'ES384' : jwk.crv === 'P-521' ? 'ES512' : 'ES256';
+}
+
+/** Parses and validates an `auth` input (null clears it). Throws the spec's 400s. */
+export async function validateInboundAuth(input: unknown): Promise<InboundAuth | null> {
+  if (input === null || input === undefined) return null;
+  const r = inboundAuthSchema.safeParse(input);
+  if (!r.success) {
+    const iss = r.error.issues[0]!;
+    throw new HttpError(400, `auth.${iss.path.join('.')}: ${iss.message}`.replace(/^auth\.: /, 'auth: '));
+  }
+  const auth = r.data;
+  if (auth.mode === 'jwt') {
+    const j = await checkJwks(auth.jwksJson);
+    if (!j.ok) throw new HttpError(400, `auth.jwksJson: ${j.error}`);
+  }
+  return auth;
+}
