@@ -1,0 +1,10 @@
+// Layout of static_cache keys in the state store. The API's cache drain (DELETE /api/mcp/:id/cache?tool=) and the
+// gateway's cache rule must agree on it, so it lives here and nowhere else.
+export function cacheToolPrefix(proxyId: string, tool: string): string {
+  return `cache:${proxyId}:${encodeURIComponent(tool)}:`;
+}
+
+/** identity is the credential id, a hash of the JWT claims, or "shared"; payloadHash a hash of the request payload. */
+export function cacheKey(proxyId: string, tool: string, identity: string, payloadHash: string): string {
+  return `${cacheToolPrefix(proxyId, tool)}${identity}:${payloadHash}`;
+}
