@@ -31,3 +31,12 @@ test('an unknown bearer token returns 401 Invalid personal access token', async 
   assert.equal(r.status, 401);
   assert.deepEqual(r.body, { error: 'Invalid personal access token' });
 });
+
+test('the OpenAPI document is served without a credential and lists the API', async () => {
+  const r = await t.request('GET', '/api/openapi.json');
+  assert.equal(r.status, 200);
+  assert.equal(r.body.openapi, '3.1.0');
+  assert.ok(r.body.paths['/api/health'].get);
+  assert.ok(r.body.components.schemas.Rule.oneOf || r.body.components.schemas.Rule.anyOf);
+});
+

@@ -1,6 +1,7 @@
 // A small, closed router for the management API: method + path pattern (":param" segments) to a handler with an
 // auth requirement. Routes are compiled once at start; matching is a linear scan over segment arrays.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import type { AuthContext } from '../auth/context.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,11 +39,22 @@ export const created = (body: unknown) => new Reply(201, body);
 
 export type Handler<C extends RequestContext = AuthedContext> = (ctx: C) => Promise<unknown>;
 
+/** Optional documentation of a route; the OpenAPI document is generated from it. */
+export interface RouteMeta {
+  summary?: string;
+  /** zod schema of the JSON request body. */
+  body?: z.ZodType;
+  /** Documented success status (default 200). */
+  status?: number;
+}
+
 export interface Route {
   method: Method;
+  pattern: string;
   segments: string[];
   auth: AuthRequirement;
   handler: Handler<RequestContext>;
+  meta: RouteMeta;
 }
 
 export interface Match {
@@ -53,10 +65,16 @@ export interface Match {
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: Method, pattern: string, auth: 'public', handler: Handler<RequestContext>): void;
-  add(method: Method, pattern: string, auth: Exclude<AuthRequirement, 'public'>, handler: Handler<AuthedContext>): void;
-  add(method: Method, pattern: string, auth: AuthRequirement, handler: Handler<AuthedContext> | Handler<RequestContext>): void {
-    this.routes.push({ method, segments: pattern.split('/').filter(Boolean), auth, handler: handler as Handler<RequestContext> });
+  add(method: Method, pattern: string, auth: 'public', handler: Handler<RequestContext>, meta?: RouteMeta): void;
+  add(method: Method, pattern: string, auth: Exclude<AuthRequirement, 'public'>, handler: Handler<AuthedContext>, meta?: RouteMeta): void;
+  add(method: Method, pattern: string, auth: AuthRequirement, handler: Handler<AuthedContext> | Handler<RequestContext>, meta: RouteMeta = {}): void {
+    this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), auth, handler: handler as Handler<RequestContext>, meta });
+  }
+
+  /** Attaches documentation to a route registered elsewhere (keeps route modules free of doc plumbing). */
+  describe(method: Method, pattern: string, meta: RouteMeta): void {
+    const r = this.routes.find((x) => x.method === method && x.pattern === pattern);
+    if (r) Object.assign(r.meta, meta);
   }
 
   match(method: string, path: string): Match | undefined {
