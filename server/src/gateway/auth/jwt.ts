@@ -1,0 +1,95 @@
+// Mode jwt: the Bearer token is a JWT verified with jose against the proxy's stored JWKS, issuer, audience and
+// clockSkewS. Nothing is fetched at request time. Only asymmetric algorithms are accepted (so `alg: none` and HMAC
+// tricks with a public key fail), and a token whose key is not in the JWKS fails. Verified tokens are remembered
+// until they expire (bounded), so a client reusing its token pays the signature check once per config version.
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { InboundAuth } from '../../contract/snapshot.ts';
+import type { Identity } from '../pipeline/types.ts';
+import type { AuthOutcome } from './index.ts';
+import { AuthMsg } from './messages.ts';
+
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const CACHE_MAX = 10_000;
+const MAX_TOKEN_CHARS = 16 * 1024;
+
+export class JwtVerifier {
+  private readonly keys: JWTVerifyGetKey | undefined;
+  private readonly setupError: string | undefined;
+  private readonly verified = new Map<string, { identity: Identity; untilMs: number }>();
+
+  constructor(private readonly auth: InboundAuth, private readonly nowMs: () => number) {
+    try {
+      const doc = JSON.parse(auth.jwksJson ?? '') as { keys?: unknown };
+      if (!Array.isArray(doc.keys)) throw new Error('no keys array');
+      this.keys = createLocalJWKSet({ keys: doc.keys });
+    } catch (err) {
+      // The API validates the JWKS on save; a broken one here means every token fails (closed), never a crash.
+      this.setupError = (err as Error).message;
+    }
+  }
+
+  async verify(token: string | undefined, tokenHash: string | undefined): Promise<AuthOutcome> {
+    if (!token || !tokenHash) return { ok: false, status: 401, message: AuthMsg.missing, reason: 'missing_credential' };
+    if (!this.keys) return fail('jwks_unusable', this.setupError);
+    if (token.length > MAX_TOKEN_CHARS) return fail('token_too_long');
+    const now = this.nowMs();
+    const hit = this.verified.get(tokenHash);
+    if (hit) {
+      if (hit.untilMs > now) return { ok: true, identity: hit.identity };
+      this.verified.delete(tokenHash);
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys, {
+        issuer: this.auth.issuer,
+        audience: this.auth.audience,
+        clockTolerance: this.auth.clockSkewS,
+        algorithms: ALGORITHMS,
+        currentDate: new Date(now),
+      }));
+    } catch (err) {
+      return fail(reasonOf(err));
+    }
+    const identity: Identity = {
+      mode: 'jwt',
+      tags: [],
+      claims: payload,
+      consumerKey: `${payload.iss ?? ''}|${payload.sub ?? ''}`,
+      apiKeyKey: tokenHash,
+    };
+    const untilMs = typeof payload.exp === 'number' ? (payload.exp + this.auth.clockSkewS) * 1000 : now + 60_000;
+    if (this.verified.size >= CACHE_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(tokenHash, { identity, untilMs });
+    return { ok: true, identity };
+  }
+
+  /** Pre-auth principal for ban checks (unverified: a ban can only deny). */
+  peek(token: string | undefined, tokenHash: string | undefined) {
+    if (!token) return {};
+    try {
+      const p = decodeJwt(token);
+      return { consumerKey: `${p.iss ?? ''}|${p.sub ?? ''}`, apiKeyKey: tokenHash };
+    } catch {
+      return { apiKeyKey: tokenHash };
+    }
+  }
+}
+
+function fail(reason: string, detail?: string): AuthOutcome {
+  return { ok: false, status: 401, message: AuthMsg.invalidToken, reason, detail };
+}
+
+/** A stable reason for the deny event, from jose's error codes (no token content). */
+function reasonOf(err: unknown): string {
+  const e = err as { code?: string; claim?: string };
+  switch (e.code) {
+    case 'ERR_JWT_EXPIRED': return 'expired';
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED': return `claim_${e.claim ?? 'invalid'}`;
+    case 'ERR_JWKS_NO_MATCHING_KEY': return 'unknown_key';
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS': return 'ambiguous_key';
+    case 'ERR_JOSE_ALG_NOT_ALLOWED': return 'alg_not_allowed';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED': return 'bad_signature';
+    case 'ERR_JOSE_NOT_SUPPORTED': return 'alg_not_supported';
+    default: return 'malformed';
+  }
+}

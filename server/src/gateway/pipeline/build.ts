@@ -1,0 +1,115 @@
+// Builds a proxy's pipeline once per config version: the authenticator and the compiled rule handlers, sorted into
+// the phase lists the request path walks. Nothing here runs per request.
+import type { ProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { Services } from '../../services.ts';
+import type { Rule, RuleType } from '../rules/registry.ts';
+import { createAuthenticator, type Authenticator } from '../auth/index.ts';
+import { toolScope } from './scope.ts';
+import type { RuleHandler } from './types.ts';
+
+export interface BuildContext {
+  s: Services;
+  snapshot: Snapshot;
+  proxy: ProxyConfig;
+}
+
+export interface RuleEntry<R extends Rule = Rule> {
+  rule: R;
+  /** Position in the proxy's rule array. */
+  index: number;
+}
+
+/** Per rule type, how to compile the enabled rules of that type (all of them at once, in array order). */
+export type RuleBuilders<H extends RuleHandler = RuleHandler> = {
+  [T in RuleType]?: (entries: RuleEntry<Extract<Rule, { rule_type: T }>>[], ctx: BuildContext) => H[];
+};
+
+export interface Pipeline<H extends RuleHandler = RuleHandler> {
+  readonly proxy: ProxyConfig;
+  readonly snapshot: Snapshot;
+  readonly auth: Authenticator;
+  /** Every handler in rule-array order. */
+  readonly handlers: readonly H[];
+  readonly banChecks: readonly H[];
+  readonly network: readonly H[];
+  readonly access: readonly H[];
+}
+
+export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders: RuleBuilders<H>): Pipeline<H> {
+  const byType = new Map<RuleType, RuleEntry[]>();
+  ctx.proxy.rules.forEach((rule, index) => {
+    if (!rule.enabled) return;
+    const list = byType.get(rule.rule_type);
+    if (list) list.push({ rule, index });
+    else byType.set(rule.rule_type, [{ rule, index }]);
+  });
+  const handlers: H[] = [];
+  for (const [type, entries] of byType) {
+    const build = builders[type] as ((e: RuleEntry[], c: BuildContext) => H[]) | undefined;
+    if (!build) continue;
+    try {
+      handlers.push(...build(entries, ctx));
+    } catch (err) {
+      // Rules are validated on PUT, so this is a bug or corrupt storage: fail closed for what the rule covers.
+      ctx.s.log.error('gateway rule could not be built; failing closed', { err, proxy: ctx.proxy.id, ruleType: type });
+      handlers.push(...entries.map((e) => brokenRule(e) as H));
+    }
+  }
+  handlers.sort((a, b) => a.index - b.index);
+  return {
+    proxy: ctx.proxy,
+    snapshot: ctx.snapshot,
+    auth: createAuthenticator(ctx.proxy, ctx.snapshot.credentialsByHash, () => ctx.s.clock.nowMs()),
+    handlers,
+    banChecks: handlers.filter((h) => h.checkBan),
+    network: handlers.filter((h) => h.network),
+    access: handlers.filter((h) => h.access),
+  };
+}
+
+function brokenRule(e: RuleEntry): RuleHandler {
+  return {
+    ruleType: e.rule.rule_type, index: e.index, ruleName: `${e.rule.rule_type}#${e.index}`, scope: toolScope(e.rule.tools),
+    access: () => ({ kind: 'deny', status: 500, message: 'Gateway rule error', event: { type: 'error', ruleName: `${e.rule.rule_type}#${e.index}`, details: { reason: 'rule_build_failed' } } }),
+  };
+}
+
+/** The rule name recorded in events: a rule's own `name` where the type has one, else `<rule_type>#<index>`. */
+export function ruleNameOf(rule: Rule, index: number): string {
+  return 'name' in rule && typeof rule.name === 'string' ? rule.name : `${rule.rule_type}#${index}`;
+}
+
+/**
+ * Keeps one built runtime per proxy and rebuilds it when the snapshot holds a new config object for it (every reload
+ * creates new objects, so a change anywhere rebuilds lazily on the next request). `dispose` runs for replaced ones.
+ */
+export class RuntimeCache<T> {
+  private readonly byProxy = new Map<string, { proxy: ProxyConfig; snapshot: Snapshot; rt: T }>();
+
+  constructor(private readonly build: (snapshot: Snapshot, proxy: ProxyConfig) => T, private readonly dispose?: (rt: T, next: T | undefined) => void) {}
+
+  get(snapshot: Snapshot, proxy: ProxyConfig): T {
+    const cur = this.byProxy.get(proxy.id);
+    if (cur && cur.proxy === proxy && cur.snapshot === snapshot) return cur.rt;
+    // A newer snapshot that still holds the same proxy object never happens (reload builds new objects), so a
+    // different snapshot always means a rebuild; an older in-flight request keeps using its own runtime.
+    const rt = this.build(snapshot, proxy);
+    this.byProxy.set(proxy.id, { proxy, snapshot, rt });
+    if (cur) this.dispose?.(cur.rt, rt);
+    return rt;
+  }
+
+  /** Drops runtimes of proxies that no longer exist. */
+  prune(snapshot: Snapshot): void {
+    for (const [id, cur] of this.byProxy) {
+      if (!snapshot.proxies.has(id)) {
+        this.byProxy.delete(id);
+        this.dispose?.(cur.rt, undefined);
+      }
+    }
+  }
+
+  values(): T[] {
+    return [...this.byProxy.values()].map((v) => v.rt);
+  }
+}

@@ -1,0 +1,68 @@
+// static_cache: answers a repeated request from the shared state store. The key is cacheKey(proxy, tool, identity,
+// sha256(payload)) from gateway/cache-keys.ts (the API's cache drain deletes by the tool prefix). Identity:
+// per_identity uses the client key's credential id (svc_api_key) or a hash of the JWT claims named in
+// cache_identity_claims (jwt); shared uses one slot for all callers. The kind handler marks a request cacheable by
+// setting facts.cache and stores the upstream's successful answer with storeCached() after it arrives; answers
+// larger than the owner's response-body cap are not stored. The first applicable static_cache rule wins.
+// A state store outage makes the cache a miss, never an error.
+import { createHash } from 'node:crypto';
+import { cacheKey } from '../../cache-keys.ts';
+import type { RuleEntry } from '../../pipeline/build.ts';
+import { toolScope } from '../../pipeline/scope.ts';
+import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
+import type { StaticCacheRule } from './schema.ts';
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | undefined {
+  if (rule.cache_isolation === 'shared') return 'shared';
+  const id = x.identity;
+  if (!id) return undefined;
+  if (id.mode === 'svc_api_key') return id.credentialId;
+  const claims = id.claims ?? {};
+  return 'jwt-' + sha(JSON.stringify(rule.cache_identity_claims.map((c) => [c, claims[c] ?? null]))).slice(0, 32);
+}
+
+export function maxCacheBytes(x: Exchange): number {
+  return (x.proxy.kind === 'mcp' ? x.proxy.limits.mcpMaxRespBodyKb : x.proxy.limits.llmMaxRespBodyKb) * 1024;
+}
+
+export function buildStaticCache(entries: RuleEntry<StaticCacheRule>[]): RuleHandler[] {
+  return entries.map(({ rule, index }) => ({
+    ruleType: 'static_cache', index, ruleName: `static_cache#${index}`, scope: toolScope(rule.tools),
+    access: (x) => lookup(x, rule, index),
+  }));
+}
+
+async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promise<Verdict> {
+  const material = x.facts.cache;
+  if (!material || x.cacheSlot) return { kind: 'continue' };
+  if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return { kind: 'continue' };
+  const identity = cacheIdentity(x, rule);
+  if (!identity) return { kind: 'continue' };
+  const key = cacheKey(x.proxy.id, material.tool, identity, sha(material.payload));
+  let hit: Buffer | undefined;
+  try {
+    hit = await x.s.state.getBuffer(key);
+  } catch (err) {
+    x.s.log.warn('cache lookup failed; treated as a miss', { err, proxy: x.proxy.id });
+  }
+  if (hit !== undefined) {
+    return { kind: 'respond', status: 200, body: hit.toString('utf8'), cached: true, event: { type: 'allow', ruleName: `static_cache#${index}`, details: { cache: 'hit' } } };
+  }
+  x.cacheSlot = { key, ttlMs: rule.cache_ttl * 1000, maxBytes: maxCacheBytes(x) };
+  return { kind: 'continue' };
+}
+
+/** Stores the answer of a request that missed (no-op when nothing missed or the body is over the cap). */
+export async function storeCached(x: Exchange, body: string): Promise<boolean> {
+  const slot = x.cacheSlot;
+  if (!slot || Buffer.byteLength(body) > slot.maxBytes) return false;
+  try {
+    await x.s.state.set(slot.key, body, slot.ttlMs);
+    return true;
+  } catch (err) {
+    x.s.log.warn('cache store failed', { err, proxy: x.proxy.id });
+    return false;
+  }
+}
