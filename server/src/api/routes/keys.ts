@@ -1,5 +1,32 @@
-// Placeholder: filled by the module's owner.
-import type { Router } from '../../http/router.ts';
+// Client API keys (spec "Client API keys"): list (masked, PAT filtered out), create (plaintext once), replace
+// permissions, delete. The logic lives in keys/; this module only maps HTTP to it.
+import { created, type Router } from '../../http/router.ts';
+import { createKey, deleteKey, updateKey } from '../../keys/commands.ts';
+import { parseCreateKeyBody } from '../../keys/schema.ts';
+import { listClientKeys } from '../../keys/store.ts';
+import { toKeyRecord } from '../../keys/view.ts';
 import type { Services } from '../../services.ts';
 
-export function registerKeysRoutes(_r: Router, _s: Services): void {}
+export const KEY_CREATED_MESSAGE = 'Key created. Copy it now: it is shown only once.';
+
+export function registerKeysRoutes(r: Router, s: Services): void {
+  r.add('GET', '/api/keys', 'user', async (ctx) => ({
+    keys: (await listClientKeys(s.db, ctx.auth.consumerId)).map(toKeyRecord),
+  }));
+
+  r.add('POST', '/api/keys', 'user', async (ctx) => {
+    const body = parseCreateKeyBody(await ctx.json());
+    const key = await createKey(s, ctx.auth, body);
+    return created({ key, message: KEY_CREATED_MESSAGE });
+  });
+
+  r.add('PATCH', '/api/keys/:id', 'user', async (ctx) => {
+    const key = await updateKey(s, ctx.auth, ctx.params.id!, await ctx.json());
+    return { key, message: 'Permissions updated' };
+  });
+
+  r.add('DELETE', '/api/keys/:id', 'user', async (ctx) => {
+    await deleteKey(s, ctx.auth, ctx.params.id!);
+    return { message: 'Key deleted' };
+  });
+}
