@@ -1,5 +1,32 @@
-// Placeholder: filled by the module's owner.
-import type { Router } from '../../http/router.ts';
+// Synthetic MCP resources (spec "MCP synthetic resources"): per server under /api/mcp/:id/resources, and the
+// user's whole repository at /api/resources. Listings omit `content`; the single-resource forms include it.
+import { created, type Router } from '../../http/router.ts';
 import type { Services } from '../../services.ts';
+import {
+  createResource, deleteResource, getResource, listAllResources, listResources, updateResource,
+} from '../../mcp-admin/resources.ts';
+import { resourceCreateSchema, resourcePatchSchema } from '../../mcp-admin/schemas.ts';
 
-export function registerResourcesRoutes(_r: Router, _s: Services): void {}
+export function registerResourcesRoutes(r: Router, s: Services): void {
+  r.add('GET', '/api/resources', 'user', async (ctx) => ({ resources: await listAllResources(s, ctx.auth.userId) }),
+    { summary: "All of the user's synthetic resources, each with mcpId and mcpName" });
+
+  r.add('GET', '/api/mcp/:id/resources', 'user', async (ctx) => ({ resources: await listResources(s, ctx.auth.userId, ctx.params.id!) }),
+    { summary: 'Synthetic resources of one MCP server (without content)' });
+
+  r.add('POST', '/api/mcp/:id/resources', 'user',
+    async (ctx) => created(await createResource(s, ctx.auth.userId, ctx.params.id!, await ctx.json())),
+    { summary: 'Add a synthetic resource', body: resourceCreateSchema, status: 201 });
+
+  r.add('GET', '/api/mcp/:id/resources/:rid', 'user', async (ctx) => getResource(s, ctx.auth.userId, ctx.params.id!, ctx.params.rid!),
+    { summary: 'One synthetic resource, with its content' });
+
+  r.add('PATCH', '/api/mcp/:id/resources/:rid', 'user',
+    async (ctx) => updateResource(s, ctx.auth.userId, ctx.params.id!, ctx.params.rid!, await ctx.json()),
+    { summary: 'Change a synthetic resource', body: resourcePatchSchema });
+
+  r.add('DELETE', '/api/mcp/:id/resources/:rid', 'user', async (ctx) => {
+    await deleteResource(s, ctx.auth.userId, ctx.params.id!, ctx.params.rid!);
+    return { deleted: true };
+  }, { summary: 'Delete a synthetic resource' });
+}
