@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findPrice, microToCents, normalizeModel, priceUsage, tableAt } from './cost.ts';
+import { PRICING_TABLES } from './tables.ts';
+import type { PricingTable } from './types.ts';
+
+test('every provider table has a * entry so unknown models are never free', () => {
+  for (const t of PRICING_TABLES) {
+    for (const [provider, models] of Object.entries(t.providers)) assert.ok(models['*'], `${t.version} ${provider}`);
+  }
+});
+
+test('versions are unique and ordered by effectiveFromMs', () => {
+  const versions = PRICING_TABLES.map((t) => t.version);
+  assert.equal(new Set(versions).size, versions.length);
+  for (let i = 1; i < PRICING_TABLES.length; i++) assert.ok(PRICING_TABLES[i]!.effectiveFromMs > PRICING_TABLES[i - 1]!.effectiveFromMs);
+});
+
+test('dated snapshots match their family; the longest family wins', () => {
+  const openai = PRICING_TABLES[0]!.providers.openai;
+  assert.equal(findPrice(openai, 'gpt-4o-2024-08-06')?.key, 'gpt-4o');
+  assert.equal(findPrice(openai, 'gpt-4o-mini-2024-07-18')?.key, 'gpt-4o-mini');
+  assert.equal(findPrice(openai, 'gpt-4o-mini')?.key, 'gpt-4o-mini');
+  assert.equal(findPrice(openai, 'o3-mini')?.key, 'o3-mini');
+  assert.equal(findPrice(openai, 'gpt-4oz')?.key, '*', 'a prefix without a separator is another model');
+  assert.equal(findPrice(PRICING_TABLES[0]!.providers.anthropic, 'claude-sonnet-4-20250514')?.key, 'claude-sonnet-4');
+  assert.equal(findPrice(PRICING_TABLES[0]!.providers.gemini, 'models/gemini-2.0-flash-001')?.key, 'gemini-2.0-flash');
+  assert.equal(normalizeModel('ft:gpt-4o-mini:acme::abc123'), 'gpt-4o-mini');
+});
+
+test('cost: uncached input, cached input and output at their own prices, in micro-cents', () => {
+  // gpt-4o-mini: 0.15 in, 0.075 cached, 0.60 out (USD / 1M tokens)
+  const p = priceUsage('openai', 'gpt-4o-mini', { inputTokens: 1_000_000, cachedInputTokens: 400_000, outputTokens: 100_000 }, Date.now());
+  // 600k * 0.15 + 400k * 0.075 + 100k * 0.6 = 0.09 + 0.03 + 0.06 USD = 18 cents
+  assert.equal(p.costMicroCents, 18_000_000);
+  assert.equal(microToCents(p.costMicroCents), 18);
+  assert.equal(p.pricingVersion, PRICING_TABLES.at(-1)!.version);
+  const small = priceUsage('openai', 'gpt-4o-mini', { inputTokens: 20, cachedInputTokens: 0, outputTokens: 10 }, Date.now());
+  assert.equal(small.costMicroCents, 20 * 15 + 10 * 60, 'a tiny request still costs something');
+  assert.equal(microToCents(small.costMicroCents), 0.0009);
+});
+
+test('a new table version applies from its effective instant only', () => {
+  const base = PRICING_TABLES[0]!;
+  const later: PricingTable = { ...base, version: 'test-next', effectiveFromMs: Date.parse('2030-01-01T00:00:00Z'),
+    providers: { ...base.providers, openai: { ...base.providers.openai, 'gpt-4o-mini': { input: 1, output: 1 } } } };
+  const tables = [base, later];
+  assert.equal(tableAt(Date.parse('2029-12-31T23:59:59Z'), tables).version, base.version);
+  assert.equal(tableAt(Date.parse('2030-01-01T00:00:00Z'), tables).version, 'test-next');
+  const u = { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 };
+  assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2029-06-01T00:00:00Z'), tables).costMicroCents, 15_000_000);
+  assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2030-06-01T00:00:00Z'), tables).costMicroCents, 100_000_000);
+});

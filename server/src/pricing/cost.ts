@@ -1,0 +1,75 @@
+// Token counts to cost. Money is counted in micro-cents (1e-6 cent) everywhere below the API so that small requests
+// still add up; the API shows cents.
+import type { ProviderId } from '../config/config.ts';
+import { PRICING_TABLES } from './tables.ts';
+import type { ModelPrice, PricingTable } from './types.ts';
+
+export interface TokenUsage {
+  /** All prompt tokens, cached ones included. */
+  inputTokens: number;
+  /** The part of inputTokens served from the provider's prompt cache. */
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+export interface Priced {
+  costMicroCents: number;
+  pricingVersion: string;
+  /** The table entry that priced the request (`*` when the model is unknown to the table). */
+  priceKey: string;
+}
+
+export const MICRO_CENTS_PER_CENT = 1_000_000;
+/** USD per million tokens to micro-cents per token: 100 cents per dollar, 1e6 micro-cents per cent, 1e6 tokens. */
+const USD_PER_M_TO_MICRO_CENTS = 100;
+
+/** The table in force at `atMs`: the latest one whose effectiveFromMs is not in the future. */
+export function tableAt(atMs: number, tables: readonly PricingTable[] = PRICING_TABLES): PricingTable {
+  let chosen = tables[0];
+  for (const t of tables) if (t.effectiveFromMs <= atMs && (!chosen || t.effectiveFromMs >= chosen.effectiveFromMs)) chosen = t;
+  if (!chosen) throw new Error('no pricing table');
+  return chosen;
+}
+
+/** Strips what providers put around a model name (Gemini's `models/`, OpenAI fine-tune `ft:` wrappers). */
+export function normalizeModel(model: string): string {
+  let m = model.trim().toLowerCase();
+  if (m.startsWith('models/')) m = m.slice('models/'.length);
+  if (m.startsWith('ft:')) m = m.slice(3).split(':')[0] ?? m;
+  return m;
+}
+
+/** Exact name first, then the longest family prefix followed by a separator, then the provider's `*` entry. */
+export function findPrice(models: Record<string, ModelPrice>, model: string): { key: string; price: ModelPrice } | undefined {
+  const m = normalizeModel(model);
+  const exact = models[m];
+  if (exact) return { key: m, price: exact };
+  let best: string | undefined;
+  for (const key of Object.keys(models)) {
+    if (key === '*' || !m.startsWith(key)) continue;
+    const next = m.charAt(key.length);
+    if ((next === '-' || next === ':' || next === '@') && (!best || key.length > best.length)) best = key;
+  }
+  if (best) return { key: best, price: models[best]! };
+  const fallback = models['*'];
+  return fallback ? { key: '*', price: fallback } : undefined;
+}
+
+export function costOf(price: ModelPrice, u: TokenUsage): number {
+  const cached = Math.min(Math.max(0, u.cachedInputTokens), Math.max(0, u.inputTokens));
+  const uncached = Math.max(0, u.inputTokens) - cached;
+  const usd = uncached * price.input + cached * (price.cachedInput ?? price.input) + Math.max(0, u.outputTokens) * price.output;
+  return Math.round(usd * USD_PER_M_TO_MICRO_CENTS);
+}
+
+export function priceUsage(provider: ProviderId, model: string, u: TokenUsage, atMs: number, tables?: readonly PricingTable[]): Priced {
+  const table = tableAt(atMs, tables);
+  const found = findPrice(table.providers[provider] ?? {}, model);
+  if (!found) return { costMicroCents: 0, pricingVersion: table.version, priceKey: '' };
+  return { costMicroCents: costOf(found.price, u), pricingVersion: table.version, priceKey: found.key };
+}
+
+/** Micro-cents to the cents the API shows (6 decimals kept: clients trust costCents and never recompute it). */
+export function microToCents(micro: number): number {
+  return Math.round(micro) / MICRO_CENTS_PER_CENT;
+}

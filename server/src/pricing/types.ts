@@ -1,0 +1,23 @@
+// The shape of a pricing table version. Prices are USD per million tokens, as the providers publish them.
+import type { ProviderId } from '../config/config.ts';
+
+export interface ModelPrice {
+  /** Uncached input (prompt) tokens. */
+  input: number;
+  /** Generated tokens (including reasoning tokens). */
+  output: number;
+  /** Input tokens served from the provider's prompt cache; defaults to `input` when the provider has no discount. */
+  cachedInput?: number;
+}
+
+export interface PricingTable {
+  /** Recorded on every usage row priced by this table (`pricingVersion`). */
+  version: string;
+  /** Requests that start at or after this instant (ms since the epoch) use this table. */
+  effectiveFromMs: number;
+  /**
+   * Per provider, model name (or family prefix) to price. The entry `*` prices models the table does not know, so an
+   * unknown model can never spend a budget for free; it is set to the provider's flagship price on purpose.
+   */
+  providers: Record<ProviderId, Record<string, ModelPrice>>;
+}
