@@ -2,6 +2,8 @@
 // schedules them. Returns a function that stops them all.
 import type { Role } from '../config/config.ts';
 import type { Services } from '../services.ts';
+import { repinJob } from './repin.ts';
+import { auditRetentionJob } from './audit-retention.ts';
 
 export interface Job {
   name: string;
@@ -12,7 +14,10 @@ export interface Job {
 }
 
 /** The jobs, one line each. */
-const JOBS: Job[] = [];
+const JOBS: Job[] = [
+  repinJob,
+  auditRetentionJob,
+];
 
 export function startBackgroundJobs(s: Services, role: Role): () => Promise<void> {
   const timers: NodeJS.Timeout[] = [];

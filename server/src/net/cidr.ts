@@ -16,7 +16,8 @@ function parseV4(s: string): Uint8Array | undefined {
   out[11] = 0xff;
   for (let i = 0; i < 4; i++) {
     const p = parts[i]!;
-    if (!/^\d{1,3}$/.test(p)) return undefined;
+    // No leading zeros: "010" is 8 to inet_aton and 10 to a decimal reader; ambiguity is how filters get bypassed.
+    if (!/^(0|[1-9]\d{0,2})$/.test(p)) return undefined;
     const n = Number(p);
     if (n > 255) return undefined;
     out[12 + i] = n;
@@ -91,7 +92,19 @@ export function cidrContains(c: Cidr, ip: Uint8Array): boolean {
 
 export function formatIp(b: Uint8Array): string {
   if (isV4Mapped(b)) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((b[i]! << 8) | b[i + 1]!).toString(16));
-  return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!);
+  // RFC 5952: compress the longest run of two or more zero groups (the first one on a tie).
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = (g: number[]) => g.map((n) => n.toString(16)).join(':');
+  if (best < 0) return hex(groups);
+  return `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
 }

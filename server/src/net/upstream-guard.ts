@@ -16,12 +16,31 @@ export type Lookup = (hostname: string) => Promise<string[]>;
 
 export const systemLookup: Lookup = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-export class UpstreamRejected extends Error {}
+/** Why a URL was refused: callers tell a transient DNS failure (`unresolvable`) from a hostile answer. */
+export type RejectionCode = 'invalid_url' | 'scheme' | 'credentials' | 'port' | 'unresolvable' | 'blocked_address';
+
+export class UpstreamRejected extends Error {
+  constructor(message: string, readonly code: RejectionCode = 'invalid_url') {
+    super(message);
+  }
+}
 
 export interface UpstreamGuardOptions {
   allowCidrs: Cidr[];
   allowHttp: boolean;
   lookup?: Lookup;
+  /** A lookup that takes longer fails as `unresolvable` (a hung resolver must not hang a request or a job). */
+  lookupTimeoutMs?: number;
+}
+
+export interface PinOptions {
+  /**
+   * Operator configuration (a TOLLGATE_PROVIDER_BASE_URL_* override), not user input: http is allowed and the
+   * address ranges are not checked. The host is still resolved and pinned.
+   */
+  trusted?: boolean;
+  /** Keep this IP when the answer still contains it (round-robin DNS must not move the pin every refresh). */
+  prefer?: string;
 }
 
 export class UpstreamGuard {
@@ -32,18 +51,19 @@ export class UpstreamGuard {
   }
 
   /** Checks scheme and shape without DNS. Returns the parsed URL or throws UpstreamRejected with a user-safe reason. */
-  checkUrl(raw: string): URL {
+  checkUrl(raw: string, trusted = false): URL {
     let u: URL;
     try {
       u = new URL(raw);
     } catch {
-      throw new UpstreamRejected('must be a valid URL');
+      throw new UpstreamRejected('must be a valid URL', 'invalid_url');
     }
-    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.opts.allowHttp)) {
-      throw new UpstreamRejected('must use https');
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && (this.opts.allowHttp || trusted))) {
+      throw new UpstreamRejected('must use https', 'scheme');
     }
-    if (u.username || u.password) throw new UpstreamRejected('must not contain credentials');
-    if (!u.hostname) throw new UpstreamRejected('must have a host');
+    if (u.username || u.password) throw new UpstreamRejected('must not contain credentials', 'credentials');
+    if (!u.hostname) throw new UpstreamRejected('must have a host', 'invalid_url');
+    if (u.port === '0') throw new UpstreamRejected('must not use port 0', 'port');
     return u;
   }
 
@@ -55,27 +75,41 @@ export class UpstreamGuard {
   }
 
   /** Resolves the URL's host, rejects it unless every address is allowed, and returns the pin. */
-  async pin(raw: string): Promise<Pin> {
-    const u = this.checkUrl(raw);
+  async pin(raw: string, opts: PinOptions = {}): Promise<Pin> {
+    const u = this.checkUrl(raw, opts.trusted);
     const hostname = u.hostname.replace(/^\[|\]$/g, '');
     const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
     const literal = parseIp(hostname);
-    let addresses: string[];
-    if (literal) addresses = [hostname];
-    else {
-      try {
-        addresses = await this.lookup(hostname);
-      } catch {
-        throw new UpstreamRejected(`host ${hostname} does not resolve`);
-      }
-    }
-    if (!addresses.length) throw new UpstreamRejected(`host ${hostname} does not resolve`);
+    const addresses = literal ? [hostname] : await this.resolve(hostname);
+    const parsed: Uint8Array[] = [];
     for (const a of addresses) {
       const ip = parseIp(a);
-      if (!ip) throw new UpstreamRejected(`host ${hostname} resolves to an unparseable address`);
-      const problem = this.addressProblem(ip);
-      if (problem) throw new UpstreamRejected(`host ${problem}`);
+      if (!ip) throw new UpstreamRejected(`host ${hostname} resolves to an unparseable address`, 'unresolvable');
+      // Every address must pass: a client library may connect to any of them, and one private answer among
+      // public ones is exactly how rebinding attacks hide.
+      const problem = opts.trusted ? undefined : this.addressProblem(ip);
+      if (problem) throw new UpstreamRejected(`host ${problem}`, 'blocked_address');
+      parsed.push(ip);
     }
-    return { hostname, ip: formatIp(parseIp(addresses[0]!)!), port };
+    const ips = parsed.map(formatIp);
+    const preferred = opts.prefer ? parseIp(opts.prefer) : undefined;
+    const ip = preferred && ips.includes(formatIp(preferred)) ? formatIp(preferred) : ips[0]!;
+    return { hostname, ip, port };
+  }
+
+  private async resolve(hostname: string): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('lookup timed out')), this.opts.lookupTimeoutMs ?? 5000);
+    });
+    try {
+      const addresses = await Promise.race([this.lookup(hostname), timeout]);
+      if (!addresses.length) throw new Error('no addresses');
+      return addresses;
+    } catch {
+      throw new UpstreamRejected(`host ${hostname} does not resolve`, 'unresolvable');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
