@@ -1,5 +1,20 @@
-// Placeholder: filled by the module's owner.
+// GET /api/logs and GET /api/logs/chart: the caller's audit events (spec "Audit logs, overview, health", Events).
+import { chartRange, fillBuckets } from '../../audit/chart.ts';
+import { chartQuerySchema, logsQuerySchema, parseQuery } from '../../audit/params.ts';
+import { chartCounts, listEvents } from '../../audit/queries.ts';
 import type { Router } from '../../http/router.ts';
-import type { Services } from '../../services.ts';
+import { unixNow, type Services } from '../../services.ts';
 
-export function registerAuditLogsRoutes(_r: Router, _s: Services): void {}
+export function registerAuditLogsRoutes(r: Router, s: Services): void {
+  r.add('GET', '/api/logs', 'user', async (ctx) => {
+    const p = parseQuery(logsQuerySchema, ctx.query);
+    const { entries, total } = await listEvents(s.db, ctx.auth.userId, { eventTypes: p.event_type, from: p.from, to: p.to, page: p.page, limit: p.limit });
+    return { logs: entries, total, page: p.page, limit: p.limit };
+  });
+
+  r.add('GET', '/api/logs/chart', 'user', async (ctx) => {
+    const p = parseQuery(chartQuerySchema, ctx.query);
+    const range = chartRange(p.bucket, unixNow(s.clock), p.from, p.to);
+    return { buckets: fillBuckets(range, await chartCounts(s.db, ctx.auth.userId, range)) };
+  });
+}

@@ -1,5 +1,16 @@
-// Placeholder: filled by the module's owner.
+// GET /api/overview (aggregate counts) and GET /api/overview/feed (the most recent audit entries).
+import { feedQuerySchema, parseQuery } from '../../audit/params.ts';
+import { overviewCounts, recentEvents } from '../../audit/queries.ts';
 import type { Router } from '../../http/router.ts';
-import type { Services } from '../../services.ts';
+import { unixNow, type Services } from '../../services.ts';
 
-export function registerOverviewRoutes(_r: Router, _s: Services): void {}
+const DAY_S = 86_400;
+
+export function registerOverviewRoutes(r: Router, s: Services): void {
+  r.add('GET', '/api/overview', 'user', async (ctx) => overviewCounts(s.db, ctx.auth.userId, unixNow(s.clock) - DAY_S));
+
+  r.add('GET', '/api/overview/feed', 'user', async (ctx) => {
+    const { limit } = parseQuery(feedQuerySchema, ctx.query);
+    return { entries: await recentEvents(s.db, ctx.auth.userId, limit) };
+  });
+}
