@@ -63,7 +63,8 @@ test('discovery lists the upstream tools with the bearer token and stores the ca
   // Persisted, and handed to the gateway (it filters tools/list by the catalog).
   const g = await t.request('GET', `/api/mcp/${id}`, { token: u.pat });
   assert.deepEqual(g.body.tools, tools);
-  assert.deepEqual(t.app.gateway!.store.current.proxies.get(id)?.tools, tools);
+  const proxy = t.app.gateway!.store.current.proxies.get(id);
+  assert.deepEqual(proxy?.kind === 'mcp' ? proxy.tools : undefined, tools);
 });
 
 test('discovery connects to the pinned address, not a fresh DNS answer', async () => {

@@ -15,6 +15,13 @@ import {
 import { resourceCreateSchema, resourcePatchSchema } from './schemas.ts';
 import { lockOwnedMcp } from './servers.ts';
 
+/** Which resource: the caller, the MCP server and the resource id from the path. */
+export interface ResourceRef {
+  userId: string;
+  mcpId: string;
+  rid: string;
+}
+
 export interface GlobalResourceSummary extends ResourceSummary {
   mcpId: string;
   mcpName: string;
@@ -47,7 +54,7 @@ export async function listAllResources(s: Services, userId: string): Promise<Glo
   return rows.map((r) => ({ ...resourceSummary(r), mcpId: r.mcp_id, mcpName: r.mcp_name }));
 }
 
-export async function getResource(s: Services, userId: string, mcpId: string, rid: string): Promise<ResourceRecord> {
+export async function getResource(s: Services, { userId, mcpId, rid }: ResourceRef): Promise<ResourceRecord> {
   await requireMcp(s.db, userId, mcpId);
   return resourceRecord(await requireResource(s.db, mcpId, rid));
 }
@@ -70,7 +77,7 @@ export async function createResource(s: Services, userId: string, mcpId: string,
   return record;
 }
 
-export async function updateResource(s: Services, userId: string, mcpId: string, rid: string, body: unknown): Promise<ResourceRecord> {
+export async function updateResource(s: Services, { userId, mcpId, rid }: ResourceRef, body: unknown): Promise<ResourceRecord> {
   await requireMcp(s.db, userId, mcpId);
   await requireResource(s.db, mcpId, rid);
   const input = parseOr400(resourcePatchSchema, body);
@@ -89,7 +96,7 @@ export async function updateResource(s: Services, userId: string, mcpId: string,
   return record;
 }
 
-export async function deleteResource(s: Services, userId: string, mcpId: string, rid: string): Promise<void> {
+export async function deleteResource(s: Services, { userId, mcpId, rid }: ResourceRef): Promise<void> {
   await requireMcp(s.db, userId, mcpId);
   const version = await s.db.tx(async (q) => {
     await lockOwnedMcp(q, userId, mcpId);

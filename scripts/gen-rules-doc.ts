@@ -1,0 +1,236 @@
+// Writes docs/rules.md, the firewall rule reference, from the zod schemas in server/src/gateway/rules/*/schema.ts
+// (one schema, many surfaces). The examples and the error messages in the document are produced by running the
+// real validator, so they cannot drift from the code. test/rules-doc.test.ts fails when the checked-in copy is stale.
+//
+//   node --import tsx scripts/gen-rules-doc.ts           write docs/rules.md
+//   node --import tsx scripts/gen-rules-doc.ts --check   exit 1 when docs/rules.md is stale
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { HttpError } from '../server/src/http/errors.ts';
+import { commonFields } from '../server/src/gateway/rules/common.ts';
+import { RULE_SCHEMAS, RULE_TYPES_BY_KIND, validateRules, type ProxyKind, type RuleType } from '../server/src/gateway/rules/registry.ts';
+
+export const RULES_DOC_PATH = 'docs/rules.md';
+
+interface JsonSchema {
+  type?: string;
+  const?: unknown;
+  enum?: unknown[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  pattern?: string;
+}
+
+/** Checks the validator makes that a JSON Schema cannot show (refinements and per-kind checks in registry.ts). */
+const EXTRA_CHECKS: Partial<Record<RuleType, string[]>> = {
+  rate_limit: [
+    '`name` must be unique among the proxy\'s `rate_limit` rules.',
+    '`match_key: tokens_per_minute` is accepted only on LLM proxies; `threshold` is then a token count.',
+    '`ban_after_n_exceeded` and `ban_timespan` are set together or not at all.',
+  ],
+  response_replace: ['`pattern` must compile in RE2 (linear time): backreferences, lookaround and possessive quantifiers are rejected.'],
+  prompt_replace: ['`pattern` must compile in RE2 (linear time): backreferences, lookaround and possessive quantifiers are rejected.'],
+  model_route: ['`pattern` must compile in RE2. The first matching `model_route` rule wins.'],
+  lambda: ['`phase: response` is accepted only on MCP proxies. The `svc` namespace a lambda sees is described in docs/lambda.md.'],
+  mcp_resource: ['`tool_name` is required when `expose_as_tool` is true.'],
+};
+
+/** One valid example per rule type; each is run through validateRules when the document is generated. */
+const EXAMPLES: Record<RuleType, Record<string, unknown>> = {
+  ip_acl: { rule_type: 'ip_acl', tools: ['*'], action: 'deny', cidrs: ['203.0.113.0/24', '2001:db8::1'] },
+  rate_limit: { rule_type: 'rate_limit', tools: ['*'], name: 'per-key', match_key: 'api_key', threshold: 60, timespan: 60, ban_after_n_exceeded: 5, ban_timespan: 600 },
+  tool_description_inject: { rule_type: 'tool_description_inject', tools: ['search'], inject_text: 'Never send personal data to this tool.', inject_position: 'append' },
+  response_replace: { rule_type: 'response_replace', tools: ['*'], pattern: '\\b(\\d{4})\\d{8}(\\d{4})\\b', replacement: '$1********$2', regex_flags: '' },
+  prompt_replace: { rule_type: 'prompt_replace', tools: ['*'], pattern: 'sk-[A-Za-z0-9]{20,}', replacement: '[key]' },
+  prompt_guard: { rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_ignore_previous', 'pi_dan'], action: 'block' },
+  model_route: { rule_type: 'model_route', tools: ['*'], pattern: '^(translate|summari[sz]e)\\b', regex_flags: 'i', target_model: 'gpt-4o-mini' },
+  lambda: { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'no-deletes', lua_code: 'if svc.context.tool_name == "delete_file" then\n  svc.response.exit(403, "deletes are disabled")\nend' },
+  static_cache: { rule_type: 'static_cache', tools: ['get_weather'], cache_ttl: 300, cache_isolation: 'shared' },
+  mcp_resource: { rule_type: 'mcp_resource', tools: ['*'], resource_id: 'style-guide', uri: 'docs://style-guide', resource_name: 'Style guide', content: '# House style\n...', expose_as_tool: true, tool_name: 'get_style_guide' },
+};
+
+/** Invalid inputs whose real error messages are shown in the document. */
+const ERROR_EXAMPLES: Array<[ProxyKind, unknown[], string]> = [
+  ['mcp', [{ rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_dan'], action: 'block' }], 'a rule type the proxy kind does not accept'],
+  ['llm', [EXAMPLES.ip_acl, { ...EXAMPLES.lambda, phase: 'response' }], 'a response-phase lambda on an LLM proxy'],
+  ['mcp', [{ ...EXAMPLES.static_cache, cache_ttl: 30 }], 'a value out of range'],
+  ['mcp', [EXAMPLES.rate_limit, EXAMPLES.rate_limit], 'two rate limits with one name'],
+  ['mcp', [{ ...EXAMPLES.response_replace, pattern: '(a)\\1' }], 'a pattern RE2 cannot run'],
+  ['mcp', [{ rule_type: 'waf', tools: ['*'] }], 'an unknown rule type'],
+];
+
+const COMMON = new Set(Object.keys(commonFields).concat('rule_type'));
+
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+}
+
+function code(v: unknown): string {
+  return '`' + (typeof v === 'string' ? v : JSON.stringify(v)) + '`';
+}
+
+function typeOf(j: JsonSchema): string {
+  if (j.anyOf) return j.anyOf.map(typeOf).join(' or ');
+  if (j.const !== undefined) return code(j.const);
+  if (j.enum) return j.enum.length > 6 ? 'string (one of the ids listed below)' : j.enum.map(code).join(', ');
+  if (j.type === 'array') return `array of ${j.items ? typeOf(j.items) : 'any'}`;
+  return j.type ?? 'any';
+}
+
+/** Each JSON Schema keyword that bounds a value, and how to say it. */
+const BOUNDS: Array<(j: JsonSchema) => string | undefined> = [
+  (j) => (j.exclusiveMinimum === undefined ? undefined : `> ${j.exclusiveMinimum}`),
+  (j) => (j.minimum === undefined ? undefined : `≥ ${j.minimum}`),
+  (j) => (j.maximum === undefined || j.maximum >= Number.MAX_SAFE_INTEGER ? undefined : `≤ ${j.maximum}`),
+  (j) => (!j.minLength ? undefined : j.minLength === 1 ? 'not empty' : `at least ${j.minLength} characters`),
+  (j) => (j.maxLength === undefined ? undefined : `at most ${j.maxLength} characters`),
+  (j) => (!j.minItems ? undefined : `at least ${j.minItems} item${j.minItems === 1 ? '' : 's'}`),
+  (j) => (j.pattern ? `matches ${code(j.pattern)}` : undefined),
+];
+
+function limits(j: JsonSchema): string[] {
+  if (j.anyOf) return j.anyOf.flatMap(limits);
+  const own = BOUNDS.map((b) => b(j)).filter((x): x is string => x !== undefined);
+  return j.items ? [...own, ...limits(j.items).map((l) => `each ${l}`)] : own;
+}
+
+/** JSON with arrays of plain values kept on one line (shorter examples). */
+function pretty(v: unknown): string {
+  return JSON.stringify(v, null, 2).replace(/\[\s+([^[\]{}]*?)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s+/).join(', ')}]`);
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function fieldRow(name: string, f: JsonSchema, required: boolean): string {
+  const l = limits(f);
+  const notes = name === 'rule_type' ? 'The rule type (discriminator): one of the types below.'
+    : [f.description ?? '', l.length ? `(${l.join(', ')})` : ''].filter(Boolean).join(' ');
+  const def = f.default === undefined ? '' : '`' + JSON.stringify(f.default) + '`';
+  const type = name === 'rule_type' ? 'string' : typeOf(f);
+  return `| ${code(name)} | ${cell(type)} | ${required ? 'yes' : 'no'} | ${cell(def)} | ${cell(notes)} |`;
+}
+
+function fieldTable(j: JsonSchema, only: (name: string) => boolean): string[] {
+  const required = new Set(j.required ?? []);
+  const fields = Object.entries(j.properties ?? {}).filter(([name]) => only(name));
+  const rows = ['| Field | Type | Required | Default | Notes |', '|---|---|---|---|---|'];
+  rows.push(...fields.map(([name, f]) => fieldRow(name, f, required.has(name))));
+  // Long enumerations (detector ids) are listed below the table instead of inside a cell.
+  const enums = fields.flatMap(([name, f]) => {
+    const e = f.enum ?? f.items?.enum;
+    return e && e.length > 6 ? [`Values of ${code(name)}: ${e.map(code).join(', ')}.`] : [];
+  });
+  return enums.length ? [...rows, '', ...enums] : rows;
+}
+
+function kindsOf(type: RuleType): ProxyKind[] {
+  return (['mcp', 'llm'] as const).filter((k) => RULE_TYPES_BY_KIND[k].includes(type));
+}
+
+function errorOf(kind: ProxyKind, rules: unknown[]): string {
+  try {
+    validateRules(kind, rules);
+  } catch (err) {
+    if (err instanceof HttpError) return err.message;
+    throw err;
+  }
+  throw new Error(`error example for ${kind} unexpectedly validated: ${JSON.stringify(rules)}`);
+}
+
+function ruleSection(type: RuleType): string[] {
+  const j = jsonSchema(RULE_SCHEMAS[type]);
+  const kinds = kindsOf(type);
+  const [stored] = validateRules(kinds[0]!, [EXAMPLES[type]]); // throws if the example went stale
+  return [
+    `## ${type}`,
+    '',
+    j.description ?? '',
+    '',
+    `Valid on: ${kinds.map((k) => (k === 'mcp' ? 'MCP proxies' : 'LLM proxies')).join(' and ')}. Fields besides the common ones:`,
+    '',
+    ...fieldTable(j, (n) => !COMMON.has(n)),
+    '',
+    ...(EXTRA_CHECKS[type] ?? []).map((c) => `- ${c}`),
+    ...(EXTRA_CHECKS[type] ? [''] : []),
+    'Example (as sent):',
+    '',
+    '```json',
+    pretty(EXAMPLES[type]),
+    '```',
+    '',
+    'As stored and returned (defaults filled in):',
+    '',
+    '```json',
+    pretty(stored),
+    '```',
+    '',
+  ];
+}
+
+export function renderRulesDoc(): string {
+  const types = Object.keys(RULE_SCHEMAS) as RuleType[];
+  const anyRule = jsonSchema(RULE_SCHEMAS.ip_acl);
+  const lines = [
+    '# Firewall rules reference',
+    '',
+    '<!-- Generated by scripts/gen-rules-doc.ts from server/src/gateway/rules/*/schema.ts. Do not edit by hand:',
+    '     run `node --import tsx scripts/gen-rules-doc.ts`. test/rules-doc.test.ts fails when this file is stale. -->',
+    '',
+    'Every proxy has one ordered array of rules, evaluated in array order on every request. `GET /api/mcp/:id/rules`',
+    '(or `/api/llm/:id/rules`) returns `{rules}`; `PUT` with `{rules: [...]}` replaces the whole array atomically and',
+    'answers `{rules}` as stored, with defaults filled in. To add one rule: GET, append, PUT. A rejected PUT changes',
+    'nothing. Errors are 400 `{error}` whose message starts with `rules[<index>].<field>:`.',
+    '',
+    '## Which proxies accept which rule types',
+    '',
+    '| rule_type | MCP proxies | LLM proxies |',
+    '|---|---|---|',
+    ...types.map((t) => `| ${code(t)} | ${kindsOf(t).includes('mcp') ? 'yes' : 'no'} | ${kindsOf(t).includes('llm') ? 'yes' : 'no'} |`),
+    '',
+    '## Fields every rule has',
+    '',
+    ...fieldTable(anyRule, (n) => COMMON.has(n)),
+    '',
+    ...types.flatMap(ruleSection),
+    '## Error messages (produced by the validator)',
+    '',
+    '| Input | Proxy | Message |',
+    '|---|---|---|',
+    ...ERROR_EXAMPLES.map(([kind, rules, what]) => `| ${what} | ${kind === 'mcp' ? 'MCP' : 'LLM'} | ${cell(code(errorOf(kind, rules)))} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function main(args: string[]): number {
+  const root = new URL('../', import.meta.url).pathname;
+  const path = root + RULES_DOC_PATH;
+  const content = renderRulesDoc();
+  let current = '';
+  try {
+    current = readFileSync(path, 'utf8');
+  } catch { /* missing */ }
+  if (args.includes('--check')) {
+    if (current === content) return 0;
+    process.stderr.write(`stale generated file: ${RULES_DOC_PATH} (run node --import tsx scripts/gen-rules-doc.ts)\n`);
+    return 1;
+  }
+  if (current !== content) writeFileSync(path, content);
+  process.stdout.write(`${current === content ? 'unchanged' : 'wrote'} ${RULES_DOC_PATH}\n`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2));
