@@ -1,13 +1,259 @@
-// Placeholder until the MCP data plane lands (issue 3): every MCP proxy request answers 501.
-import type { ConfigStore } from '../config-store.ts';
-import type { ProxyHandler } from '../server.ts';
+// The MCP data plane: a transparent Streamable HTTP proxy with policy. POST (JSON-RPC, single or batch, answered as
+// JSON or SSE), GET (server stream, with Last-Event-ID) and DELETE (session end) are forwarded to the pinned upstream
+// with Mcp-Session-Id / MCP-Protocol-Version passed both ways. Every request runs the generic pipeline (bans,
+// ip_acl, authentication, proxy-level authorization, access rules); each POST message is then authorized
+// (tools/call and resources against the key's tags), synthetic resources and tools are answered locally, and the
+// upstream's answer is shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { McpProxyConfig, Snapshot } from '../../contract/snapshot.ts';
 import type { Services } from '../../services.ts';
+import type { ConfigStore } from '../config-store.ts';
+import type { RouteMatch } from '../routing.ts';
+import type { ProxyHandler } from '../server.ts';
+import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
+import { BodyTooLarge, originAllowed, readBody, sendError, sendJson, sendRpc } from './http.ts';
+import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
+import type { McpPermissions } from './permissions.ts';
+import { isEventStream, isJson, respondJson, respondStream } from './respond.ts';
+import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
+import { Shaper } from './shape.ts';
+import { callResult, readResult } from './synthetic.ts';
+import { AgentPool, clientResponseHeaders, upstreamPath, upstreamRequestHeaders } from './upstream.ts';
 
-export function createMcpGateway(_s: Services, _store: ConfigStore): ProxyHandler {
+export const McpMsg = {
+  originRejected: 'Origin not allowed',
+  noAccess: 'This credential has no access to this MCP server',
+  methodNotAllowed: 'Method not allowed',
+  bodyTooLarge: 'Request body too large',
+  unreachable: 'Upstream MCP server unreachable',
+  timeout: 'Upstream MCP server timed out',
+  notPinned: 'Upstream MCP server address is not resolved; re-resolve the MCP server',
+  toolNotPermitted: (t: string) => `Tool "${t}" is not permitted for this credential`,
+  resourceNotPermitted: (u: string) => `Resource "${u}" is not permitted for this credential`,
+  batchRejected: 'Batch rejected: another message in it was refused',
+} as const;
+
+/** How long the upstream may take to start answering (tools can be slow; streams then have no idle limit). */
+const HEADERS_TIMEOUT_MS = 300_000;
+
+export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
+  const agents = new AgentPool();
+  const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
+  store.onChange((snap) => {
+    runtimes.prune(snap);
+    agents.prune((id) => snap.proxies.has(id));
+  });
+
   return {
-    async handle(req, res) {
-      req.resume();
-      res.writeHead(501, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'MCP proxying is not implemented yet' }));
+    async handle(req, res, route) {
+      const snap = store.current;
+      const rt = runtimes.get(snap, route.proxy);
+      if (!originAllowed(req)) {
+        req.resume();
+        const x = newExchange(s, snap, route.proxy, req, { method: `http:${req.method}`, tools: [] });
+        emitFor(x, { type: 'deny', details: { reason: 'origin_rejected' } });
+        sendError(res, 403, McpMsg.originRejected);
+        return;
+      }
+      switch (req.method) {
+        case 'POST': return handlePost(s, snap, rt, req, res, route);
+        case 'GET':
+        case 'DELETE': return handleStreamOrDelete(s, snap, rt, req, res, route);
+        default:
+          req.resume();
+          sendError(res, 405, McpMsg.methodNotAllowed, { allow: 'GET, POST, DELETE' });
+      }
+    },
+    async close() {
+      await agents.close();
     },
   };
+}
+
+/** Proxy-level authorization: a credential with no permission on this proxy reaches nothing. */
+function authorizeProxy(rt: McpRuntime) {
+  return (x: Exchange): Verdict => {
+    if (rt.permissions(x.identity!).proxy) return { kind: 'continue' };
+    return { kind: 'deny', status: 403, message: McpMsg.noAccess, event: { type: 'deny', details: { reason: 'no_permission_for_proxy' } } };
+  };
+}
+
+async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return sendError(res, 413, McpMsg.bodyTooLarge);
+    throw err;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return sendJson(res, 400, rpcError(null, RpcCode.parseError, 'Parse error'));
+  }
+  const parsed = parseMessages(body);
+  if (!parsed) return sendJson(res, 400, rpcError(null, RpcCode.invalidRequest, 'Invalid Request'));
+  const { batch, items } = parsed;
+  const first = items[0]!;
+  const tools = items.flatMap((i) => (i.tool !== undefined ? [i.tool] : []));
+  const x = newExchange(s, snap, rt.proxy, req, {
+    method: batch ? 'batch' : first.method ?? 'response',
+    tools,
+    body: raw.toString('utf8'),
+    cache: !batch && first.tool !== undefined && first.id !== undefined && !rt.synthetic.tools.has(first.tool)
+      ? { tool: first.tool, payload: JSON.stringify(isRecord(first.msg.params) ? first.msg.params.arguments ?? null : null) }
+      : undefined,
+  });
+
+  const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
+  if (v.kind !== 'continue') return finishVerdict(x, res, v, batch, items);
+
+  // Per-message authorization and the answers the gateway gives itself.
+  const perms = rt.permissions(x.identity!);
+  const local: JsonRpcMessage[] = [];
+  const forwarded: RequestInfo[] = [];
+  const refused: Array<{ item: RequestInfo; message: string }> = [];
+  for (const item of items) {
+    const own = answerLocally(rt, perms, item);
+    if (own === undefined) forwarded.push(item);
+    else if ('refused' in own) refused.push({ item, message: own.refused });
+    else local.push(own.answer);
+  }
+  if (refused.length) {
+    const errs = items.filter((i) => i.id !== undefined).map((i) => {
+      const r = refused.find((f) => f.item === i);
+      return rpcError(i.id, RpcCode.notPermitted, r ? r.message : McpMsg.batchRejected);
+    });
+    for (const r of refused) emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.item.tool !== undefined ? 'tool_not_permitted' : 'resource_not_permitted', method: r.item.method, ...(r.item.uri ? { uri: r.item.uri } : {}) } });
+    if (!errs.length) return sendError(res, 403, refused[0]!.message);
+    return sendRpc(res, batch, errs);
+  }
+  if (!forwarded.length) {
+    emitFor(x, { type: 'allow', details: { method: x.facts.method, served_by: 'gateway' } });
+    return sendRpc(res, batch, local);
+  }
+
+  const payload = local.length ? JSON.stringify(batch ? forwarded.map((f) => f.msg) : forwarded[0]!.msg) : raw;
+  const up = await callUpstream(rt, x, req, res, route, 'POST', payload);
+  if (!up) return;
+  const shaper = new Shaper(rt, x, perms, forwarded);
+  const ctx = { x, res, shaper, capBytes: rt.capBytes, batch, forwarded, local };
+  const ct = up.headers['content-type'] as string | undefined;
+  const hasRequests = items.some((i) => i.id !== undefined);
+  const started = Date.now();
+  if (up.statusCode === 200 && isEventStream(ct)) {
+    if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, stream: true } });
+    return respondStream(ctx, up);
+  }
+  if (up.statusCode === 200 && isJson(ct)) {
+    const outcome = await respondJson(ctx, up);
+    if (outcome !== 'too_large' && hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}) } });
+    return;
+  }
+  if (local.length && up.statusCode === 202) {
+    // Only notifications went upstream; the client still gets the gateway's own answers.
+    up.body.resume();
+    emitFor(x, { type: 'allow', details: { method: x.facts.method, served_by: 'gateway' } });
+    return sendRpc(res, batch, local);
+  }
+  if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: up.statusCode } });
+  return passThrough(res, up);
+}
+
+/**
+ * Decides whether the gateway answers a message itself: synthetic tools and resources, and refusals of tools and
+ * resources the credential may not use. Undefined: forward it.
+ */
+function answerLocally(rt: McpRuntime, perms: McpPermissions, item: RequestInfo): { answer: JsonRpcMessage } | { refused: string } | undefined {
+  if (item.id === undefined) return undefined;
+  if (item.method === 'tools/call' && item.tool !== undefined) {
+    if (!perms.tool(item.tool)) return { refused: McpMsg.toolNotPermitted(item.tool) };
+    const syn = rt.synthetic.tools.get(item.tool);
+    return syn ? { answer: rpcResult(item.id, callResult(syn)) } : undefined;
+  }
+  if (item.uri !== undefined) {
+    const syn = rt.synthetic.byUri.get(item.uri);
+    if (!perms.resource(syn?.id)) return { refused: McpMsg.resourceNotPermitted(item.uri) };
+    if (!syn) return undefined;
+    return { answer: rpcResult(item.id, item.method === 'resources/read' ? readResult(syn) : {}) };
+  }
+  return undefined;
+}
+
+/** Renders a pipeline verdict that stopped the request, and records its event. */
+function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>, batch: boolean, items: RequestInfo[]): void {
+  emitFor(x, v.event);
+  if (v.kind === 'respond') {
+    const first = items[0];
+    if (v.cached && first?.id !== undefined) return sendJson(res, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(first.id)},"result":${v.body}}`, v.headers);
+    res.writeHead(v.status, { 'content-type': 'application/json', ...v.headers, 'content-length': Buffer.byteLength(v.body) });
+    res.end(v.body);
+    return;
+  }
+  const ids = items.filter((i) => i.id !== undefined);
+  if (v.rpcCode !== undefined && ids.length) return sendRpc(res, batch, ids.map((i) => rpcError(i.id, v.rpcCode!, v.message)), v.headers);
+  sendError(res, v.status, v.message, v.headers);
+}
+
+async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+  req.resume();
+  const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
+  const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
+  if (v.kind !== 'continue') return finishVerdict(x, res, v, false, []);
+  const up = await callUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
+  if (!up) return;
+  if (req.method === 'GET' && up.statusCode === 200 && isEventStream(up.headers['content-type'] as string | undefined)) {
+    const shaper = new Shaper(rt, x, rt.permissions(x.identity!), []);
+    return respondStream({ x, res, shaper, capBytes: rt.capBytes, batch: false, forwarded: [], local: [] }, up);
+  }
+  return passThrough(res, up);
+}
+
+/** Sends the request upstream; on failure answers the client (502/504) and returns undefined. */
+async function callUpstream(
+  rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, route: RouteMatch, method: 'GET' | 'POST' | 'DELETE', body: Buffer | string | undefined,
+): Promise<Dispatcher.ResponseData | undefined> {
+  if (!rt.agent) {
+    emitFor(x, { type: 'error', details: { reason: 'upstream_not_pinned' } });
+    sendError(res, 502, McpMsg.notPinned);
+    return undefined;
+  }
+  const ac = new AbortController();
+  res.once('close', () => { if (!res.writableFinished) ac.abort(); });
+  try {
+    return await rt.agent.request({
+      origin: rt.target.origin,
+      path: upstreamPath(rt.target, route.forwardPath),
+      method,
+      headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken),
+      body,
+      signal: ac.signal,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      bodyTimeout: 0,
+    });
+  } catch (err) {
+    if (ac.signal.aborted) return undefined; // the client went away
+    const timeout = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.ConnectTimeoutError;
+    x.s.log.warn('MCP upstream request failed', { proxy: rt.proxy.id, code: (err as { code?: string }).code, message: (err as Error).message });
+    emitFor(x, { type: 'error', details: { reason: timeout ? 'upstream_timeout' : 'upstream_unreachable', code: (err as { code?: string }).code } });
+    sendError(res, timeout ? 504 : 502, timeout ? McpMsg.timeout : McpMsg.unreachable);
+    return undefined;
+  }
+}
+
+/** Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. */
+async function passThrough(res: ServerResponse, up: Dispatcher.ResponseData): Promise<void> {
+  res.writeHead(up.statusCode, clientResponseHeaders(up.headers));
+  try {
+    for await (const chunk of up.body) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+  } finally {
+    if (!res.destroyed) res.end();
+    up.body.destroy();
+  }
 }

@@ -65,7 +65,11 @@ export type EventSpec = Pick<GatewayEvent, 'type' | 'ruleName' | 'details' | 'to
 export type Verdict =
   | { kind: 'continue' }
   /** Stop with an error. The kind handler renders `{ error: message }` (or a JSON-RPC error where it says so). */
-  | { kind: 'deny'; status: number; message: string; headers?: Record<string, string>; event: EventSpec }
+  | {
+    kind: 'deny'; status: number; message: string; headers?: Record<string, string>; event: EventSpec;
+    /** Where the protocol has its own error channel (MCP: JSON-RPC), render the denial there with this code. */
+    rpcCode?: number;
+  }
   /**
    * Stop and answer now without the upstream (lambda `svc.response.exit`, cache hit). `cached` marks a static_cache
    * hit whose body is the stored payload; the kind handler frames it (MCP wraps it in a JSON-RPC response).

@@ -1,0 +1,63 @@
+// Small HTTP helpers of the MCP handler: bounded body reading, JSON answers, the DNS-rebinding Origin check.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from './jsonrpc.ts';
+
+/** Largest client request body the gateway reads (a JSON-RPC request with its arguments). */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+export class BodyTooLarge extends Error {}
+
+export async function readBody(req: IncomingMessage, max = MAX_REQUEST_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > max) {
+    req.resume();
+    throw new BodyTooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > max) {
+      req.resume();
+      throw new BodyTooLarge();
+    }
+    chunks.push(c as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const payload = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: message }, headers);
+}
+
+/** JSON-RPC answers to a POST: one object for a single message, an array for a batch. */
+export function sendRpc(res: ServerResponse, batch: boolean, msgs: JsonRpcMessage[], headers: Record<string, string | string[]> = {}): void {
+  sendJson(res, 200, batch ? msgs : msgs[0], headers);
+}
+
+/**
+ * DNS-rebinding protection (MCP transport security): a browser page on a foreign site must not drive the proxy.
+ * A request carrying an Origin whose host differs from the Host it was sent to is refused; requests without Origin
+ * (non-browser clients such as the SDK) pass. The Origin header is not forwarded upstream.
+ */
+export function originAllowed(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return host !== '' && host.toLowerCase() === (req.headers.host ?? '').toLowerCase();
+}

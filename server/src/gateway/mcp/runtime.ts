@@ -1,0 +1,54 @@
+// Everything the MCP handler needs for one proxy at one config version, built once: the generic pipeline with the
+// MCP rule handlers, the synthetic catalog, the upstream target and agent, and per-credential permissions.
+import type { McpProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { Services } from '../../services.ts';
+import { buildPipeline, GENERIC_RULE_BUILDERS, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import type { Identity } from '../pipeline/types.ts';
+import { buildResponseReplace } from '../rules/response_replace/handler.ts';
+import { buildToolDescriptionInject } from '../rules/tool_description_inject/handler.ts';
+import { permissionsFor, type McpPermissions } from './permissions.ts';
+import type { McpRuleHandler } from './rule-hooks.ts';
+import { buildSynthetic, type SyntheticCatalog } from './synthetic.ts';
+import { upstreamTarget, type AgentPool, type UpstreamTarget } from './upstream.ts';
+import type { Dispatcher } from 'undici';
+
+export const MCP_RULE_BUILDERS: RuleBuilders<McpRuleHandler> = {
+  ...(GENERIC_RULE_BUILDERS as RuleBuilders<McpRuleHandler>),
+  response_replace: buildResponseReplace,
+  tool_description_inject: buildToolDescriptionInject,
+};
+
+export interface McpRuntime {
+  proxy: McpProxyConfig;
+  pipeline: Pipeline<McpRuleHandler>;
+  /** Handlers with response-side hooks, in rule-array order. */
+  messageRules: readonly McpRuleHandler[];
+  toolsListRules: readonly McpRuleHandler[];
+  synthetic: SyntheticCatalog;
+  target: UpstreamTarget;
+  agent: Dispatcher | undefined;
+  /** The owner's MCP response-body cap in bytes. */
+  capBytes: number;
+  permissions(identity: Identity): McpPermissions;
+}
+
+export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: AgentPool, builders = MCP_RULE_BUILDERS): McpRuntime {
+  const pipeline = buildPipeline({ s, snapshot, proxy }, builders);
+  const perms = new Map<string, McpPermissions>();
+  return {
+    proxy, pipeline,
+    messageRules: pipeline.handlers.filter((h) => h.onMessage),
+    toolsListRules: pipeline.handlers.filter((h) => h.onToolsList),
+    synthetic: buildSynthetic(proxy),
+    target: upstreamTarget(proxy.upstreamUrl),
+    agent: agents.get(proxy),
+    capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
+    permissions(identity) {
+      const key = identity.credentialId;
+      if (!key) return permissionsFor(identity, proxy.id);
+      let p = perms.get(key);
+      if (!p) perms.set(key, (p = permissionsFor(identity, proxy.id)));
+      return p;
+    },
+  };
+}

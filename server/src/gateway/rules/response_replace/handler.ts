@@ -1,0 +1,71 @@
+// response_replace: redacts upstream content with a user pattern run on RE2 (linear time, so no pattern can hang the
+// gateway). Applied to every string inside the result of tools/call, resources/read and prompts/get responses and
+// inside the params of notifications and server requests streamed during the call, so the JSON stays valid and
+// structured content keeps its types. Works the same on JSON bodies and on each SSE event. Emits dlp_match with
+// the number of matches (never the matched text).
+import { compileUserRegex, replaceAll, type UserRegex } from '../regex.ts';
+import type { RuleEntry } from '../../pipeline/build.ts';
+import { emitFor } from '../../pipeline/run.ts';
+import { toolScope } from '../../pipeline/scope.ts';
+import { CONTENT_METHODS, inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
+import type { JsonRpcMessage } from '../../mcp/jsonrpc.ts';
+import type { ResponseReplaceRule } from './schema.ts';
+
+/** Applies fn to every string in a JSON value; returns the same object when nothing changed. */
+export function mapStrings(v: unknown, fn: (s: string) => string): unknown {
+  if (typeof v === 'string') return fn(v);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const n = mapStrings(v[i], fn);
+      if (n !== v[i]) (out ??= v.slice())[i] = n;
+    }
+    return out ?? v;
+  }
+  if (v && typeof v === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, val] of Object.entries(v)) {
+      const n = mapStrings(val, fn);
+      if (n !== val) (out ??= { ...(v as Record<string, unknown>) })[k] = n;
+    }
+    return out ?? v;
+  }
+  return v;
+}
+
+/** Redacts a message; returns the new message and the match count. */
+export function redactMessage(re: UserRegex, replacement: string, msg: JsonRpcMessage): { msg: JsonRpcMessage; count: number } {
+  let count = 0;
+  const fn = (s: string) => {
+    const r = replaceAll(re, s, replacement);
+    if (!r.count) return s;
+    count += r.count;
+    return r.text;
+  };
+  const out: JsonRpcMessage = { ...msg };
+  if ('result' in msg) out.result = mapStrings(msg.result, fn);
+  if ('params' in msg) out.params = mapStrings(msg.params, fn);
+  if (msg.error) out.error = mapStrings(msg.error, fn) as JsonRpcMessage['error'];
+  return { msg: count ? out : msg, count };
+}
+
+export function buildResponseReplace(entries: RuleEntry<ResponseReplaceRule>[]): McpRuleHandler[] {
+  return entries.map(({ rule, index }) => {
+    const { re, error } = compileUserRegex(rule.pattern, rule.regex_flags, 'g');
+    if (!re) throw new Error(`response_replace rule ${index}: ${error}`);
+    const ruleName = `response_replace#${index}`;
+    const h: McpRuleHandler = {
+      ruleType: 'response_replace', index, ruleName, scope: toolScope(rule.tools),
+      onMessage(c, msg): MessageOutcome {
+        if (!inScope(h, c)) return { kind: 'keep' };
+        if (c.method !== undefined && !CONTENT_METHODS.has(c.method)) return { kind: 'keep' };
+        re.lastIndex = 0;
+        const r = redactMessage(re, rule.replacement, msg);
+        if (!r.count) return { kind: 'keep' };
+        emitFor(c.x, { type: 'dlp_match', ruleName, tool: c.tool, details: { matches: r.count, rule_index: index, ...(rule.dlp_rule_id ? { dlp_rule_id: rule.dlp_rule_id } : {}) } });
+        return { kind: 'replace', msg: r.msg };
+      },
+    };
+    return h;
+  });
+}
