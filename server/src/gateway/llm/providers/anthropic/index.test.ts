@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixtureJson, fixtureText, readStream } from '../fixtures.ts';
+import type { JsonObject, TextRole } from '../types.ts';
+import { anthropic } from './index.ts';
+
+const messages = { kind: 'messages' } as const;
+
+test('endpoints: messages (accounted) and count_tokens (free)', () => {
+  assert.deepEqual(anthropic.endpoint('POST', '/v1/messages'), messages);
+  assert.deepEqual(anthropic.endpoint('POST', '/v1/messages/count_tokens'), { kind: 'count_tokens', free: true });
+  assert.equal(anthropic.endpoint('GET', '/v1/models'), undefined);
+});
+
+test('auth: the client key may come in x-api-key; the provider key goes in x-api-key', () => {
+  assert.equal(anthropic.nativeClientKey({ 'x-api-key': 'tgk_abc' }, new URLSearchParams()), 'tgk_abc');
+  assert.equal(anthropic.nativeClientKey({}, new URLSearchParams()), undefined);
+  assert.deepEqual(anthropic.authHeader('sk-ant'), ['x-api-key', 'sk-ant']);
+});
+
+test('message JSON: input = uncached + cache writes + cache reads; cache reads are the cached part', () => {
+  const body = fixtureJson('anthropic', 'message.json');
+  assert.deepEqual(anthropic.usageFromJson(messages, body), { inputTokens: 12 + 100 + 2048, cachedInputTokens: 2048, outputTokens: 10 });
+  assert.equal(anthropic.completionFromJson(messages, body), 'Hello! How can I help you today?');
+  assert.equal(anthropic.modelFromJson(body), 'claude-sonnet-4-20250514');
+});
+
+test('message SSE: input from message_start, final output from message_delta', () => {
+  const wire = fixtureText('anthropic', 'message-stream.sse');
+  for (const size of [1, 9, wire.length]) {
+    const r = readStream(anthropic, messages, wire, size);
+    assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, outputTokens: 15 });
+    assert.equal(r.text(), 'Hello! Nice to meet you.');
+    assert.equal(r.model(), 'claude-sonnet-4-20250514');
+  }
+});
+
+test('message_delta input counts (newer API versions) replace message_start ones', () => {
+  const wire = 'event: message_start\ndata: {"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
+    + 'event: message_delta\ndata: {"type":"message_delta","delta":{},"usage":{"input_tokens":7,"cache_read_input_tokens":3,"output_tokens":20}}\n\n';
+  assert.deepEqual(readStream(anthropic, messages, wire).usage(), { inputTokens: 10, cachedInputTokens: 3, outputTokens: 20 });
+});
+
+test('errors and count_tokens carry no billable usage', () => {
+  assert.deepEqual(anthropic.errorFromJson(fixtureJson('anthropic', 'error.json')), { type: 'authentication_error' });
+  assert.equal(anthropic.usageFromJson({ kind: 'count_tokens', free: true }, { input_tokens: 10 }), undefined);
+});
+
+test('prompt texts: system string or blocks, user/assistant blocks, tool_result content', () => {
+  const body: JsonObject = {
+    model: 'claude-sonnet-4-20250514', max_tokens: 512,
+    system: [{ type: 'text', text: 'sys' }],
+    messages: [
+      { role: 'user', content: 'hi secret' },
+      { role: 'assistant', content: [{ type: 'text', text: 'ok' }, { type: 'tool_use', id: 't', name: 'n', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'tool secret' }, { type: 'text', text: 'more secret' }] },
+    ],
+  };
+  const seen: Array<[string, TextRole]> = [];
+  anthropic.visitPrompt(messages, body, (t, r) => { seen.push([t, r]); return undefined; });
+  assert.deepEqual(seen, [['sys', 'system'], ['hi secret', 'user'], ['ok', 'assistant'], ['more secret', 'user'], ['tool secret', 'tool']]);
+  assert.equal(anthropic.visitPrompt(messages, body, (t) => t.replaceAll('secret', '***')), true);
+  assert.doesNotMatch(JSON.stringify(body), /secret/);
+  assert.equal(anthropic.maxOutputTokens(messages, body), 512);
+});

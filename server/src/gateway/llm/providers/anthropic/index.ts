@@ -1,0 +1,123 @@
+// Anthropic Messages API. Client key: Bearer or the native `x-api-key`; upstream: `x-api-key: <provider key>`.
+// Usage: `input_tokens` counts only uncached input, so total input = input + cache_creation + cache_read, of which
+// cache_read is the cached part. Streams report input in `message_start` and cumulative output in `message_delta`.
+import type { TokenUsage } from '../../../../pricing/cost.ts';
+import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
+import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextRole, TextVisitor } from '../types.ts';
+
+function endpoint(method: string, pathname: string): Endpoint | undefined {
+  if (method !== 'POST') return undefined;
+  if (pathname.endsWith('/messages/count_tokens')) return { kind: 'count_tokens', free: true };
+  if (pathname.endsWith('/messages')) return { kind: 'messages' };
+  return undefined;
+}
+
+function messagesUsage(u: Json | undefined): TokenUsage | undefined {
+  if (!isObject(u)) return undefined;
+  const input = count(u, 'input_tokens');
+  if (input === undefined) return undefined;
+  const cacheRead = count(u, 'cache_read_input_tokens') ?? 0;
+  const cacheWrite = count(u, 'cache_creation_input_tokens') ?? 0;
+  return { inputTokens: input + cacheRead + cacheWrite, cachedInputTokens: cacheRead, outputTokens: count(u, 'output_tokens') ?? 0 };
+}
+
+function visitBlocks(holder: JsonObject, key: string, role: TextRole, visit: TextVisitor): boolean {
+  let changed = false;
+  const blocks = holder[key];
+  const next = mapContent(blocks, (t) => visit(t, role), ['text']);
+  if (next !== undefined) {
+    holder[key] = next;
+    changed = true;
+  }
+  // tool_result blocks carry their own string-or-blocks content (the tool's output, sent as part of the prompt).
+  if (Array.isArray(blocks)) {
+    for (const b of blocks) {
+      if (isObject(b) && b.type === 'tool_result' && visitBlocks(b, 'content', 'tool', visit)) changed = true;
+    }
+  }
+  return changed;
+}
+
+function visitPrompt(_ep: Endpoint, body: JsonObject, visit: TextVisitor): boolean {
+  let changed = visitBlocks(body, 'system', 'system', visit);
+  for (const m of arr(body, 'messages') ?? []) {
+    if (!isObject(m)) continue;
+    const role: TextRole = m.role === 'user' ? 'user' : m.role === 'assistant' ? 'assistant' : 'other';
+    if (visitBlocks(m, 'content', role, visit)) changed = true;
+  }
+  return changed;
+}
+
+function contentText(message: Json): string {
+  let out = '';
+  for (const b of arr(message, 'content') ?? []) if (str(b, 'type') === 'text') out += str(b, 'text') ?? '';
+  return out;
+}
+
+class MessagesStreamReader implements StreamReader {
+  private parts: string[] = [];
+  private input: TokenUsage | undefined;
+  private output: number | undefined;
+  private m: string | undefined;
+
+  onEvent(event: string, data: string): void {
+    const e = parseJson(data);
+    if (!isObject(e)) return;
+    switch (str(e, 'type') ?? event) {
+      case 'message_start': {
+        const msg = obj(e, 'message');
+        this.m = str(msg, 'model') ?? this.m;
+        this.input = messagesUsage(obj(msg, 'usage')) ?? this.input;
+        break;
+      }
+      case 'content_block_delta': {
+        const t = str(obj(e, 'delta'), 'text');
+        if (t) this.parts.push(t);
+        break;
+      }
+      case 'message_delta': {
+        const u = obj(e, 'usage');
+        this.output = count(u, 'output_tokens') ?? this.output;
+        // Newer API versions repeat the input counts here; prefer them when present.
+        if (u && count(u, 'input_tokens') !== undefined) this.input = messagesUsage(u) ?? this.input;
+        break;
+      }
+    }
+  }
+
+  usage(): TokenUsage | undefined {
+    if (!this.input && this.output === undefined) return undefined;
+    const base = this.input ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    return { ...base, outputTokens: this.output ?? base.outputTokens };
+  }
+
+  text() { return this.parts.join(''); }
+  model() { return this.m; }
+}
+
+export const anthropic: ProviderAdapter = {
+  id: 'anthropic',
+  endpoint,
+  nativeClientKey(headers) {
+    const v = headers['x-api-key'];
+    return typeof v === 'string' && v ? v : undefined;
+  },
+  authHeader: (key) => ['x-api-key', key],
+  readModel: (_ep, body) => str(body, 'model'),
+  writeModel(_ep, body, pathname, model) {
+    if (body) body.model = model;
+    return pathname;
+  },
+  isStream: (_ep, body) => body?.stream === true,
+  askStreamUsage: () => false,
+  maxOutputTokens: (_ep, body) => count(body, 'max_tokens'),
+  visitPrompt,
+  usageFromJson: (ep, body) => (ep.kind === 'count_tokens' ? undefined : messagesUsage(obj(body, 'usage'))),
+  completionFromJson: (_ep, body) => contentText(body),
+  modelFromJson: (body) => str(body, 'model'),
+  streamReader: () => new MessagesStreamReader(),
+  errorFromJson(body) {
+    const e = obj(body, 'error');
+    return e ? { type: str(e, 'type') } : undefined;
+  },
+};

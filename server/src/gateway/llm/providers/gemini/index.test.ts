@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixtureJson, fixtureText, readStream } from '../fixtures.ts';
+import type { JsonObject, TextRole } from '../types.ts';
+import { gemini } from './index.ts';
+
+test('endpoints: the model and the operation come from the path', () => {
+  assert.deepEqual(gemini.endpoint('POST', '/v1beta/models/gemini-2.0-flash:generateContent'), { kind: 'generate', pathModel: 'gemini-2.0-flash' });
+  assert.deepEqual(gemini.endpoint('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent'), { kind: 'generate', pathModel: 'gemini-2.5-pro', pathStream: true });
+  assert.equal(gemini.endpoint('POST', '/v1beta/models/text-embedding-004:embedContent')?.kind, 'embed');
+  assert.equal(gemini.endpoint('POST', '/v1beta/models/gemini-2.0-flash:countTokens')?.free, true);
+  assert.equal(gemini.endpoint('GET', '/v1beta/models'), undefined);
+  assert.equal(gemini.endpoint('POST', '/v1beta/models/x:unknownOp'), undefined);
+});
+
+test('auth: the client key may come in x-goog-api-key or ?key=; the provider key goes in x-goog-api-key', () => {
+  assert.equal(gemini.nativeClientKey({ 'x-goog-api-key': 'tgk_h' }, new URLSearchParams('key=tgk_q')), 'tgk_h');
+  assert.equal(gemini.nativeClientKey({}, new URLSearchParams('alt=sse&key=tgk_q')), 'tgk_q');
+  assert.equal(gemini.nativeClientKey({}, new URLSearchParams('alt=sse')), undefined);
+  assert.deepEqual(gemini.authHeader('AIza'), ['x-goog-api-key', 'AIza']);
+});
+
+test('model rewrite changes the path, not the body', () => {
+  const ep = gemini.endpoint('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent')!;
+  const body: JsonObject = { contents: [] };
+  assert.equal(gemini.readModel(ep, body), 'gemini-2.5-pro');
+  assert.equal(gemini.writeModel(ep, body, '/v1beta/models/gemini-2.5-pro:streamGenerateContent', 'gemini-2.0-flash'), '/v1beta/models/gemini-2.0-flash:streamGenerateContent');
+  assert.equal(gemini.readModel(ep, body), 'gemini-2.0-flash');
+  assert.deepEqual(body, { contents: [] });
+  assert.equal(gemini.isStream(ep, body), true);
+});
+
+test('generateContent JSON: prompt includes cached tokens, output includes thoughts', () => {
+  const ep = { kind: 'generate' } as const;
+  const body = fixtureJson('gemini', 'generate.json');
+  assert.deepEqual(gemini.usageFromJson(ep, body), { inputTokens: 2060, cachedInputTokens: 2048, outputTokens: 52 });
+  assert.equal(gemini.completionFromJson(ep, body), 'AI learns patterns from data to make predictions or decisions.');
+  assert.equal(gemini.modelFromJson(body), 'gemini-2.5-flash');
+});
+
+test('streamGenerateContent SSE (CRLF framed): the last usageMetadata wins', () => {
+  const wire = fixtureText('gemini', 'stream.sse');
+  for (const size of [1, 11, wire.length]) {
+    const r = readStream(gemini, { kind: 'generate' }, wire, size);
+    assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });
+    assert.equal(r.text(), 'Once upon a time, a robot learned to paint.');
+    assert.equal(r.model(), 'gemini-2.0-flash');
+  }
+});
+
+test('streamGenerateContent without alt=sse is a JSON array', () => {
+  const body = fixtureJson('gemini', 'stream-array.json');
+  const ep = { kind: 'generate' } as const;
+  assert.deepEqual(gemini.usageFromJson(ep, body), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 5 });
+  assert.equal(gemini.completionFromJson(ep, body), 'Once upon a time.');
+});
+
+test('errors; embeddings carry no usage (the gateway estimates)', () => {
+  assert.deepEqual(gemini.errorFromJson(fixtureJson('gemini', 'error.json')), { type: 'INVALID_ARGUMENT', code: '400' });
+  assert.equal(gemini.usageFromJson({ kind: 'embed' }, fixtureJson('gemini', 'embed.json')), undefined);
+});
+
+test('prompt texts: systemInstruction, contents by role (model = assistant), embed content', () => {
+  const ep = { kind: 'generate' } as const;
+  const body: JsonObject = {
+    systemInstruction: { parts: [{ text: 'sys' }] },
+    contents: [{ parts: [{ text: 'no role' }] }, { role: 'user', parts: [{ text: 'u' }, { inlineData: { mimeType: 'image/png', data: 'x' } }] }, { role: 'model', parts: [{ text: 'm' }] }],
+    generationConfig: { maxOutputTokens: 64 },
+  };
+  const seen: Array<[string, TextRole]> = [];
+  gemini.visitPrompt(ep, body, (t, r) => { seen.push([t, r]); return undefined; });
+  assert.deepEqual(seen, [['sys', 'system'], ['no role', 'user'], ['u', 'user'], ['m', 'assistant']]);
+  assert.equal(gemini.maxOutputTokens(ep, body), 64);
+  const emb: JsonObject = { content: { parts: [{ text: 'e' }] } };
+  assert.equal(gemini.visitPrompt({ kind: 'embed' }, emb, (t) => t + '!'), true);
+  assert.deepEqual(emb, { content: { parts: [{ text: 'e!' }] } });
+});

@@ -1,0 +1,11 @@
+// The provider adapters by id (DESIGN §5). Adding a provider is one folder and one line here.
+import type { ProviderId } from '../../../config/config.ts';
+import { anthropic } from './anthropic/index.ts';
+import { gemini } from './gemini/index.ts';
+import { mistral } from './mistral/index.ts';
+import { openai } from './openai/index.ts';
+import type { ProviderAdapter } from './types.ts';
+
+export const PROVIDER_ADAPTERS: Readonly<Record<ProviderId, ProviderAdapter>> = { openai, anthropic, gemini, mistral };
+
+export type { ProviderAdapter, Endpoint, EndpointKind, Json, JsonObject, StreamReader, TextRole, TextVisitor } from './types.ts';

@@ -1,0 +1,73 @@
+// Small readers for untrusted JSON values (provider bodies), so translation code never needs an unchecked cast.
+import type { Json, JsonObject } from './types.ts';
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function obj(v: unknown, key: string): JsonObject | undefined {
+  if (!isObject(v)) return undefined;
+  const x = v[key];
+  return isObject(x) ? x : undefined;
+}
+
+export function arr(v: unknown, key: string): Json[] | undefined {
+  if (!isObject(v)) return undefined;
+  const x = v[key];
+  return Array.isArray(x) ? x : undefined;
+}
+
+export function str(v: unknown, key: string): string | undefined {
+  if (!isObject(v)) return undefined;
+  const x = v[key];
+  return typeof x === 'string' ? x : undefined;
+}
+
+/** A non-negative integer field (token counts); anything else reads as undefined. */
+export function count(v: unknown, key: string): number | undefined {
+  if (!isObject(v)) return undefined;
+  const x = v[key];
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.floor(x) : undefined;
+}
+
+/** Parses JSON; undefined when it is not JSON. */
+export function parseJson(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rewrites a string-or-parts content value: a string, or an array of parts whose text lives in `textKey` of parts
+ * with a text `type` (OpenAI `text`/`input_text`, Anthropic `text`). Returns the new value, or undefined if unchanged.
+ */
+export function mapContent(content: Json | undefined, fn: (s: string) => string | undefined, textTypes: readonly string[]): Json | undefined {
+  if (typeof content === 'string') {
+    const r = fn(content);
+    return r !== undefined && r !== content ? r : undefined;
+  }
+  if (!Array.isArray(content)) return undefined;
+  let changed = false;
+  for (const part of content) {
+    if (!isObject(part)) continue;
+    const t = part.type;
+    if (typeof part.text !== 'string' || (typeof t === 'string' && !textTypes.includes(t))) continue;
+    const r = fn(part.text);
+    if (r !== undefined && r !== part.text) {
+      part.text = r;
+      changed = true;
+    }
+  }
+  return changed ? content : undefined;
+}
+
+/** The first defined number among several field names (providers renamed usage fields over time). */
+export function firstCount(v: unknown, ...keys: string[]): number | undefined {
+  for (const k of keys) {
+    const n = count(v, k);
+    if (n !== undefined) return n;
+  }
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fixtureJson, fixtureText, readStream } from '../fixtures.ts';
+import type { JsonObject, TextRole } from '../types.ts';
+import { mistral } from './index.ts';
+
+const chat = { kind: 'chat' } as const;
+
+test('endpoints: chat, fim, embeddings', () => {
+  assert.deepEqual(mistral.endpoint('POST', '/v1/chat/completions'), chat);
+  assert.equal(mistral.endpoint('POST', '/v1/fim/completions')?.kind, 'fim');
+  assert.equal(mistral.endpoint('POST', '/v1/embeddings')?.kind, 'embeddings');
+  assert.equal(mistral.endpoint('GET', '/v1/models'), undefined);
+});
+
+test('auth header is Authorization Bearer', () => {
+  assert.deepEqual(mistral.authHeader('mk'), ['authorization', 'Bearer mk']);
+});
+
+test('chat JSON usage and text', () => {
+  const body = fixtureJson('mistral', 'chat.json');
+  assert.deepEqual(mistral.usageFromJson(chat, body), { inputTokens: 16, cachedInputTokens: 0, outputTokens: 34 });
+  assert.equal(mistral.completionFromJson(chat, body), 'Bonjour ! Comment puis-je vous aider ?');
+});
+
+test('chat SSE: usage rides on the last content chunk', () => {
+  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), 3);
+  assert.deepEqual(r.usage(), { inputTokens: 8, cachedInputTokens: 0, outputTokens: 4 });
+  assert.equal(r.text(), 'Hello world');
+});
+
+test('streaming requests are not changed (the API rejects unknown fields)', () => {
+  const body: JsonObject = { stream: true };
+  assert.equal(mistral.askStreamUsage(chat, body), false);
+  assert.deepEqual(body, { stream: true });
+});
+
+test('errors and FIM prompt texts', () => {
+  assert.deepEqual(mistral.errorFromJson(fixtureJson('mistral', 'error.json')), { type: 'invalid_model', code: '1500' });
+  const seen: Array<[string, TextRole]> = [];
+  const body: JsonObject = { prompt: 'def f(', suffix: 'return 1' };
+  assert.equal(mistral.visitPrompt({ kind: 'fim' }, body, (t, r) => { seen.push([t, r]); return t.toUpperCase(); }), true);
+  assert.deepEqual(seen, [['def f(', 'user'], ['return 1', 'user']]);
+  assert.deepEqual(body, { prompt: 'DEF F(', suffix: 'RETURN 1' });
+});

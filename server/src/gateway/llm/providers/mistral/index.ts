@@ -1,0 +1,45 @@
+// Mistral: the OpenAI chat format on /v1/chat/completions, plus fill-in-the-middle (/v1/fim/completions) and
+// embeddings. Upstream auth is `Authorization: Bearer`. Streams end with a chunk carrying `usage` on their own, and
+// the API rejects unknown fields, so nothing is added to streaming requests.
+import { obj, str } from '../json.ts';
+import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from '../openai/chat-format.ts';
+import type { Endpoint, ProviderAdapter } from '../types.ts';
+
+function endpoint(method: string, pathname: string): Endpoint | undefined {
+  if (method !== 'POST') return undefined;
+  if (pathname.endsWith('/fim/completions')) return { kind: 'fim' };
+  if (pathname.endsWith('/chat/completions') || pathname.endsWith('/agents/completions')) return { kind: 'chat' };
+  if (pathname.endsWith('/embeddings')) return { kind: 'embeddings' };
+  return undefined;
+}
+
+export const mistral: ProviderAdapter = {
+  id: 'mistral',
+  endpoint,
+  nativeClientKey: () => undefined,
+  authHeader: (key) => ['authorization', `Bearer ${key}`],
+  readModel: (_ep, body) => str(body, 'model'),
+  writeModel(_ep, body, pathname, model) {
+    if (body) body.model = model;
+    return pathname;
+  },
+  isStream: (_ep, body) => body?.stream === true,
+  askStreamUsage: () => false,
+  maxOutputTokens: (_ep, body) => maxTokens(body, 'max_tokens'),
+  visitPrompt(ep, body, visit) {
+    switch (ep.kind) {
+      case 'chat': return visitMessages(body, visit);
+      case 'fim': {
+        const a = visitStrings(body, 'prompt', visit);
+        return visitStrings(body, 'suffix', visit) || a;
+      }
+      case 'embeddings': return visitStrings(body, 'input', visit);
+      default: return false;
+    }
+  },
+  usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
+  completionFromJson: (ep, body) => (ep.kind === 'embeddings' ? '' : choicesText(body)),
+  modelFromJson: (body) => str(body, 'model'),
+  streamReader: () => new ChatStreamReader(),
+  errorFromJson: openAiError,
+};

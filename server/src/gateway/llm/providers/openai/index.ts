@@ -1,0 +1,104 @@
+// OpenAI: chat completions, the responses API, legacy completions and embeddings. Client key: Bearer (the caller
+// reads it); upstream: `Authorization: Bearer <provider key>`. Streaming chat completions report usage only in a
+// final chunk the client must ask for, so the gateway sets stream_options.include_usage (DESIGN §5).
+import type { TokenUsage } from '../../../../pricing/cost.ts';
+import { arr, isObject, obj, parseJson, str } from '../json.ts';
+import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextVisitor } from '../types.ts';
+import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from './chat-format.ts';
+
+function endpoint(method: string, pathname: string): Endpoint | undefined {
+  if (method !== 'POST') return undefined;
+  if (pathname.endsWith('/chat/completions')) return { kind: 'chat' };
+  if (pathname.endsWith('/responses')) return { kind: 'responses' };
+  if (pathname.endsWith('/completions')) return { kind: 'completions' };
+  if (pathname.endsWith('/embeddings')) return { kind: 'embeddings' };
+  return undefined;
+}
+
+/** Responses API input: a string, or items with a role and string-or-parts content; plus `instructions`. */
+function visitResponsesInput(body: JsonObject, visit: TextVisitor): boolean {
+  let changed = false;
+  if (typeof body.instructions === 'string') {
+    const r = visit(body.instructions, 'system');
+    if (r !== undefined && r !== body.instructions) {
+      body.instructions = r;
+      changed = true;
+    }
+  }
+  if (typeof body.input === 'string') return visitStrings(body, 'input', visit) || changed;
+  const items = arr(body, 'input') ?? [];
+  const asMessages = { messages: items.filter((i) => isObject(i) && typeof i.role === 'string') };
+  return visitMessages(asMessages, visit) || changed;
+}
+
+function responsesText(body: Json): string {
+  let out = '';
+  for (const item of arr(body, 'output') ?? []) {
+    for (const part of arr(item, 'content') ?? []) {
+      if (str(part, 'type') === 'output_text') out += str(part, 'text') ?? '';
+    }
+  }
+  return out;
+}
+
+/** Responses API stream: typed events; text in `response.output_text.delta`, usage in `response.completed`. */
+class ResponsesStreamReader implements StreamReader {
+  private parts: string[] = [];
+  private u: TokenUsage | undefined;
+  private m: string | undefined;
+
+  onEvent(event: string, data: string): void {
+    const e = parseJson(data);
+    if (!isObject(e)) return;
+    const type = str(e, 'type') ?? event;
+    if (type === 'response.output_text.delta') {
+      const d = str(e, 'delta');
+      if (d) this.parts.push(d);
+      return;
+    }
+    const response = obj(e, 'response');
+    if (!response) return;
+    this.m = str(response, 'model') ?? this.m;
+    const u = chatUsage(response.usage);
+    if (u) this.u = u;
+  }
+
+  usage() { return this.u; }
+  text() { return this.parts.join(''); }
+  model() { return this.m; }
+}
+
+export const openai: ProviderAdapter = {
+  id: 'openai',
+  endpoint,
+  nativeClientKey: () => undefined,
+  authHeader: (key) => ['authorization', `Bearer ${key}`],
+  readModel: (_ep, body) => str(body, 'model'),
+  writeModel(_ep, body, pathname, model) {
+    if (body) body.model = model;
+    return pathname;
+  },
+  isStream: (_ep, body) => body?.stream === true,
+  askStreamUsage(ep, body) {
+    if (ep.kind !== 'chat' && ep.kind !== 'completions') return false;
+    const opts = obj(body, 'stream_options');
+    if (opts?.include_usage === true) return false;
+    body.stream_options = { ...(opts ?? {}), include_usage: true };
+    return true;
+  },
+  maxOutputTokens: (_ep, body) => maxTokens(body, 'max_completion_tokens', 'max_tokens', 'max_output_tokens'),
+  visitPrompt(ep, body, visit) {
+    switch (ep.kind) {
+      case 'chat': return visitMessages(body, visit);
+      case 'responses': return visitResponsesInput(body, visit);
+      case 'completions': return visitStrings(body, 'prompt', visit);
+      case 'embeddings': return visitStrings(body, 'input', visit);
+      default: return false;
+    }
+  },
+  usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
+  completionFromJson: (ep, body) => (ep.kind === 'responses' ? responsesText(body) : ep.kind === 'embeddings' ? '' : choicesText(body)),
+  modelFromJson: (body) => str(body, 'model'),
+  streamReader: (ep) => (ep.kind === 'responses' ? new ResponsesStreamReader() : new ChatStreamReader()),
+  errorFromJson: openAiError,
+};

@@ -1,0 +1,69 @@
+// What a provider folder exports: pure translation between the client's request/response and the provider's wire
+// format (STYLE "One folder per provider"). No I/O: the LLM handler does the HTTP, these functions read and rewrite
+// JSON values and SSE events, and are tested with recorded wire fixtures.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ProviderId } from '../../../config/config.ts';
+import type { TokenUsage } from '../../../pricing/cost.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+/** The operations the gateway accounts for. */
+export type EndpointKind = 'chat' | 'responses' | 'completions' | 'embeddings' | 'messages' | 'count_tokens' | 'generate' | 'embed' | 'fim';
+
+export interface Endpoint {
+  kind: EndpointKind;
+  /** Gemini: the model is part of the path (`/v1beta/models/<model>:generateContent`). */
+  pathModel?: string;
+  /** Gemini: streaming is chosen by the path (`:streamGenerateContent`). */
+  pathStream?: boolean;
+  /** Endpoints that produce no billable tokens (count_tokens). */
+  free?: boolean;
+}
+
+/** The role a prompt text belongs to; model_route and prompt_guard read the `user` ones. */
+export type TextRole = 'user' | 'system' | 'assistant' | 'tool' | 'other';
+
+/** Called for every prompt text; returning a string replaces that text in the request body. */
+export type TextVisitor = (text: string, role: TextRole) => string | undefined;
+
+/** Reads a response stream event by event (SSE `event:` name and `data:` payload). */
+export interface StreamReader {
+  onEvent(event: string, data: string): void;
+  /** Usage the stream reported, if it did. */
+  usage(): TokenUsage | undefined;
+  /** Generated text seen so far (conversation logs, and the chars/4 fallback when no usage came). */
+  text(): string;
+  /** The model the provider says answered, if it said. */
+  model(): string | undefined;
+}
+
+export interface ProviderError {
+  type?: string;
+  code?: string;
+}
+
+export interface ProviderAdapter {
+  readonly id: ProviderId;
+  /** The accounted endpoint a request path is, or undefined (other paths). */
+  endpoint(method: string, pathname: string): Endpoint | undefined;
+  /** The client key in the provider's native place (x-api-key, x-goog-api-key, ?key=); Bearer is read first. */
+  nativeClientKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined;
+  /** The header carrying the stored provider key upstream (DESIGN §5). */
+  authHeader(providerKey: string): [name: string, value: string];
+  readModel(ep: Endpoint, body: JsonObject | undefined): string | undefined;
+  /** Sets the model; returns the (possibly new) path, since Gemini carries it there. */
+  writeModel(ep: Endpoint, body: JsonObject | undefined, pathname: string, model: string): string;
+  isStream(ep: Endpoint, body: JsonObject | undefined): boolean;
+  /** Makes a streaming request report usage where the provider needs asking; true when the body changed. */
+  askStreamUsage(ep: Endpoint, body: JsonObject): boolean;
+  /** The largest output the request allows (max_tokens and friends), for reservations. */
+  maxOutputTokens(ep: Endpoint, body: JsonObject | undefined): number | undefined;
+  /** Walks every prompt text of the request; a visitor result replaces the text. True when something changed. */
+  visitPrompt(ep: Endpoint, body: JsonObject, visit: TextVisitor): boolean;
+  usageFromJson(ep: Endpoint, body: Json): TokenUsage | undefined;
+  completionFromJson(ep: Endpoint, body: Json): string;
+  modelFromJson(body: Json): string | undefined;
+  streamReader(ep: Endpoint): StreamReader;
+  errorFromJson(body: Json): ProviderError | undefined;
+}
