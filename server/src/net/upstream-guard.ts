@@ -71,7 +71,9 @@ export class UpstreamGuard {
   addressProblem(ip: Uint8Array): string | undefined {
     if (this.opts.allowCidrs.some((c) => cidrContains(c, ip))) return undefined;
     const range = blockedRange(ip);
-    return range ? `resolves to a ${range} address (${formatIp(ip)})` : undefined;
+    if (!range) return undefined;
+    const article = /^([aeio]|u(?!ni))/i.test(range) ? 'an' : 'a'; // an unspecified, a unique-local
+    return `resolves to ${article} ${range} address (${formatIp(ip)})`;
   }
 
   /** Resolves the URL's host, rejects it unless every address is allowed, and returns the pin. */
