@@ -38,10 +38,17 @@ test('fillBuckets zero-fills every bucket in order', () => {
   ]);
 });
 
-test('block and deny both count as deny; other types are not outcomes', () => {
+test('block and deny count as deny; the gateway\'s specific outcomes count in their series; details do not count', () => {
   assert.equal(OUTCOME_OF.block, 'deny');
   assert.equal(OUTCOME_OF.deny, 'deny');
   assert.equal(OUTCOME_OF.allow, 'allow');
   assert.equal(OUTCOME_OF.error, 'error');
-  assert.equal(OUTCOME_OF.ip_blocked, undefined);
+  assert.equal(OUTCOME_OF.ip_blocked, 'deny');
+  assert.equal(OUTCOME_OF.rate_limited, 'deny');
+  assert.equal(OUTCOME_OF.lambda_error, 'error');
+  for (const detail of ['dlp_match', 'rate_limit_dryrun', 'api_request', 'pin_rejected', 'prompt_guard_hit']) assert.equal(OUTCOME_OF[detail], undefined, detail);
+});
+
+test('every outcome type is a plain identifier (they are inlined in SQL as constants)', () => {
+  for (const type of Object.keys(OUTCOME_OF)) assert.match(type, /^[a-z_]+$/);
 });

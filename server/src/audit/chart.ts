@@ -1,5 +1,6 @@
 // Time buckets of GET /api/logs/chart: ranges aligned to UTC hours or days (Unix time is UTC, so aligning is a
 // modulo), zero-filled so a chart needs no gap logic, and bounded in count.
+import { GATEWAY_EVENT_TYPES } from '../gateway/events.ts';
 import { badRequest } from '../http/errors.ts';
 
 export type BucketSize = 'hour' | 'day';
@@ -26,8 +27,15 @@ export interface Bucket {
 
 export type Outcome = 'allow' | 'deny' | 'error';
 
-/** Outcome event types and the chart series they count in (spec Events: `block` and `deny` are both deny). */
-export const OUTCOME_OF: Readonly<Record<string, Outcome>> = { allow: 'allow', deny: 'deny', block: 'deny', error: 'error' };
+/**
+ * Event type -> chart series. The gateway's event catalog (gateway/events.ts) is the source: each proxied request
+ * has exactly one outcome event, e.g. `ip_blocked` is the deny of an ip_acl block. `block` is the spec's other name
+ * for a deny. Types without a series (`dlp_match`, `api_request`, ...) are details, not outcomes.
+ */
+export const OUTCOME_OF: Readonly<Record<string, Outcome>> = Object.freeze({
+  ...Object.fromEntries(Object.entries(GATEWAY_EVENT_TYPES).filter((e): e is [string, Outcome] => e[1] !== 'info')),
+  block: 'deny',
+});
 
 const align = (t: number, size: number) => t - (t % size);
 

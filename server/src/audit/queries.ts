@@ -82,17 +82,22 @@ const TYPES_BY_OUTCOME = Object.entries(OUTCOME_OF).reduce<Record<string, string
   (acc[outcome] ??= []).push(type);
   return acc;
 }, {});
-const sqlList = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
-/** count(*) per chart series, from the fixed OUTCOME_OF table (constants, not user input). */
+/** `event_type IN (...)` over constant type names (never user input), checked once at load. */
+function typeIn(types: readonly string[]): string {
+  for (const t of types) if (!/^[a-z_]+$/.test(t)) throw new Error(`event type ${JSON.stringify(t)} is not a plain identifier`);
+  return types.length ? `event_type IN (${types.map((t) => `'${t}'`).join(', ')})` : 'false';
+}
+/** count(*) per chart series, from the OUTCOME_OF table. */
 const OUTCOME_COUNTS = (['allow', 'deny', 'error'] as const)
-  .map((o) => `count(*) FILTER (WHERE event_type IN (${sqlList(TYPES_BY_OUTCOME[o] ?? [])})) AS ${o}`).join(', ');
+  .map((o) => `count(*) FILTER (WHERE ${typeIn(TYPES_BY_OUTCOME[o] ?? [])}) AS ${o}`).join(', ');
+const ANY_OUTCOME = typeIn(Object.keys(OUTCOME_OF));
 
 /** Outcome counts per aligned bucket that has any; fillBuckets adds the empty ones. */
 export async function chartCounts(q: Queryable, userId: string, range: ChartRange): Promise<Map<number, Omit<Bucket, 'ts'>>> {
   const rows = await q.query<{ b: number; allow: number; deny: number; error: number }>(
     `SELECT ts - (ts % $4) AS b, ${OUTCOME_COUNTS}
        FROM audit_events
-      WHERE user_id = $1 AND ts >= $2 AND ts < $3 AND event_type IN (${sqlList(Object.keys(OUTCOME_OF))})
+      WHERE user_id = $1 AND ts >= $2 AND ts < $3 AND ${ANY_OUTCOME}
       GROUP BY b`,
     [userId, range.start, range.end, range.size],
   );

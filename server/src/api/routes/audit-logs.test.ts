@@ -133,7 +133,7 @@ test('a PAT request is recorded as an api_request event readable through /api/lo
   assert.equal(entry.details.email, u.email);
 });
 
-test('GET /api/logs/chart buckets by UTC hour: allow, deny (deny + block) and error; zero-filled', async () => {
+test('GET /api/logs/chart buckets by UTC hour: allow, deny (deny, block and the gateway\'s specific denials) and error; zero-filled', async () => {
   const u = await t.createUser();
   await seed(u, [
     { timestamp: T0 + 5, eventType: 'allow' },
@@ -143,6 +143,8 @@ test('GET /api/logs/chart buckets by UTC hour: allow, deny (deny + block) and er
     { timestamp: T0 + H, eventType: 'error' },
     { timestamp: T0 + H + 7, eventType: 'ip_blocked' },
     { timestamp: T0 + H + 8, eventType: 'api_request' },
+    { timestamp: T0 + H + 9, eventType: 'dlp_match' },
+    { timestamp: T0 + 2 * H + 1, eventType: 'lambda_error' },
     { timestamp: T0 + 3 * H + 59, eventType: 'block' },
     { timestamp: T0 + 4 * H, eventType: 'allow' },
   ]);
@@ -151,8 +153,8 @@ test('GET /api/logs/chart buckets by UTC hour: allow, deny (deny + block) and er
   assert.deepEqual(r.body, {
     buckets: [
       { ts: T0, allow: 2, deny: 2, error: 0 },
-      { ts: T0 + H, allow: 0, deny: 0, error: 1 },
-      { ts: T0 + 2 * H, allow: 0, deny: 0, error: 0 },
+      { ts: T0 + H, allow: 0, deny: 1, error: 1 },
+      { ts: T0 + 2 * H, allow: 0, deny: 0, error: 1 },
       { ts: T0 + 3 * H, allow: 0, deny: 1, error: 0 },
     ],
   });

@@ -10,11 +10,11 @@ export function registerAuditLogsRoutes(r: Router, s: Services): void {
     const p = parseQuery(logsQuerySchema, ctx.query);
     const { entries, total } = await listEvents(s.db, ctx.auth.userId, { eventTypes: p.event_type, from: p.from, to: p.to, page: p.page, limit: p.limit });
     return { logs: entries, total, page: p.page, limit: p.limit };
-  });
+  }, { summary: 'Audit events, most recent first (?page, limit, event_type, from, to)' });
 
   r.add('GET', '/api/logs/chart', 'user', async (ctx) => {
     const p = parseQuery(chartQuerySchema, ctx.query);
     const range = chartRange(p.bucket, unixNow(s.clock), p.from, p.to);
     return { buckets: fillBuckets(range, await chartCounts(s.db, ctx.auth.userId, range)) };
-  });
+  }, { summary: 'Allow/deny/error counts per UTC hour or day (?bucket, from, to)' });
 }

@@ -2,7 +2,7 @@
 // permissions, delete. The logic lives in keys/; this module only maps HTTP to it.
 import { created, type Router } from '../../http/router.ts';
 import { createKey, deleteKey, updateKey } from '../../keys/commands.ts';
-import { parseCreateKeyBody } from '../../keys/schema.ts';
+import { createKeyBodySchema, parseCreateKeyBody, updateKeyBodySchema } from '../../keys/schema.ts';
 import { listClientKeys } from '../../keys/store.ts';
 import { toKeyRecord } from '../../keys/view.ts';
 import type { Services } from '../../services.ts';
@@ -12,21 +12,21 @@ export const KEY_CREATED_MESSAGE = 'Key created. Copy it now: it is shown only o
 export function registerKeysRoutes(r: Router, s: Services): void {
   r.add('GET', '/api/keys', 'user', async (ctx) => ({
     keys: (await listClientKeys(s.db, ctx.auth.consumerId)).map(toKeyRecord),
-  }));
+  }), { summary: 'List client API keys (masked; the PAT is not listed)' });
 
   r.add('POST', '/api/keys', 'user', async (ctx) => {
     const body = parseCreateKeyBody(await ctx.json());
     const key = await createKey(s, ctx.auth, body);
     return created({ key, message: KEY_CREATED_MESSAGE });
-  });
+  }, { summary: 'Create a client API key; the plaintext is returned once', body: createKeyBodySchema, status: 201 });
 
   r.add('PATCH', '/api/keys/:id', 'user', async (ctx) => {
     const key = await updateKey(s, ctx.auth, ctx.params.id!, await ctx.json());
     return { key, message: 'Permissions updated' };
-  });
+  }, { summary: 'Replace every permission of a key (the name stays)', body: updateKeyBodySchema });
 
   r.add('DELETE', '/api/keys/:id', 'user', async (ctx) => {
     await deleteKey(s, ctx.auth, ctx.params.id!);
     return { message: 'Key deleted' };
-  });
+  }, { summary: 'Delete a client API key' });
 }

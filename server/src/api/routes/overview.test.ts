@@ -49,14 +49,14 @@ test('overview counts proxies, client keys (not the PAT), enabled rules and last
   const n = now();
   const events: Array<[string, number, string]> = [
     ['allow', n - 10, u.userId], ['allow', n - 3600, u.userId], ['deny', n - 20, u.userId], ['block', n - 30, u.userId],
-    ['error', n - 40, u.userId], ['ip_blocked', n - 50, u.userId], ['api_request', n - 5, u.userId],
+    ['error', n - 40, u.userId], ['ip_blocked', n - 50, u.userId], ['dlp_match', n - 55, u.userId], ['api_request', n - 5, u.userId],
     ['allow', n - 86_400 - 60, u.userId], // older than 24 h
     ['allow', n - 10, other.userId],
   ];
   for (const [eventType, timestamp, userId] of events) s.audit.write({ userId, eventType, timestamp, clientIp: '192.0.2.1' });
   await s.audit.flush();
   assert.deepEqual(await overview(u), {
-    totalMcps: 2, totalLlmProxies: 1, totalKeys: 3, activeRules: 3, events24h: 6, allow24h: 2, deny24h: 2, error24h: 1,
+    totalMcps: 2, totalLlmProxies: 1, totalKeys: 3, activeRules: 3, events24h: 7, allow24h: 2, deny24h: 3, error24h: 1,
   });
 });
 
