@@ -33,6 +33,7 @@ import type { RuleBuilders } from './build.ts';
 import { buildIpAcl } from '../rules/ip_acl/handler.ts';
 import { buildRateLimit } from '../rules/rate_limit/handler.ts';
 import { buildStaticCache } from '../rules/static_cache/handler.ts';
+import { buildLambda } from '../rules/lambda/handler.ts';
 
 export type { Identity, RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
 export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilders } from './build.ts';
@@ -46,4 +47,6 @@ export const GENERIC_RULE_BUILDERS: RuleBuilders = {
   ip_acl: buildIpAcl,
   rate_limit: buildRateLimit,
   static_cache: buildStaticCache,
+  /** Access phase for every kind; response-phase lambdas get MCP message hooks (rule-hooks.ts). */
+  lambda: buildLambda,
 };

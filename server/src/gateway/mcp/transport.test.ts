@@ -1,0 +1,241 @@
+// The MCP gateway carries Streamable HTTP transparently (docs/gateway.md "Transport"): the official SDK client
+// talks to a real SDK server through it, on both routes, with JSON and SSE answers, streaming, sessions, GET
+// streams with resumption, DELETE, batches, the response cap and the upstream failures.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startMcpUpstream, type McpUpstream } from './test-upstream.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
+
+let t: TestApp;
+let sse: McpUpstream;
+let json: McpUpstream;
+let user: TestUser;
+let p: ProxyUnderTest;
+let key: string;
+
+before(async () => {
+  t = await startTestApp();
+  sse = await startMcpUpstream();
+  json = await startMcpUpstream({ json: true });
+  user = await t.createUser();
+  p = await createProxy(t, user, sse.url);
+  key = await createKey(t, p, ['*'], ['*']);
+});
+after(async () => {
+  await sse.close();
+  await json.close();
+  await t.close();
+});
+
+for (const via of ['path', 'host'] as const) {
+  test(`the SDK client lists and calls tools and reads resources through the ${via} route`, async () => {
+    const c = await connect(t, p, { token: key, via });
+    try {
+      const tools = await c.client.listTools();
+      assert.deepEqual(tools.tools.map((x) => x.name).sort(), ['add', 'big', 'counter', 'echo', 'headers', 'secret', 'slow']);
+      const add = tools.tools.find((x) => x.name === 'add')!;
+      assert.equal(add.inputSchema.type, 'object');
+      assert.ok(add.inputSchema.properties && 'a' in add.inputSchema.properties, 'schemas pass verbatim');
+      const r = await c.client.callTool({ name: 'add', arguments: { a: 2, b: 3 } });
+      assert.deepEqual(r.content, [{ type: 'text', text: '5' }]);
+      const res = await c.client.readResource({ uri: 'upstream://readme' });
+      assert.equal((res.contents[0] as { text: string }).text, 'upstream readme');
+      assert.ok(c.transport.sessionId, 'the upstream session id reached the client');
+    } finally {
+      await c.close();
+    }
+  });
+}
+
+test('an upstream answering JSON (enableJsonResponse) works the same', async () => {
+  const pj = await createProxy(t, user, json.url);
+  const k = await createKey(t, pj);
+  const c = await connect(t, pj, { token: k });
+  try {
+    const r = await c.client.callTool({ name: 'echo', arguments: { text: 'json mode' } });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'json mode' }]);
+  } finally {
+    await c.close();
+  }
+});
+
+test('progress and log notifications stream through as they happen, not at the end', async () => {
+  const c = await connect(t, p, { token: key });
+  try {
+    const seen: number[] = [];
+    const logs: string[] = [];
+    c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(String(n.params.data)); });
+    const started = Date.now();
+    const r = await c.client.callTool({ name: 'slow', arguments: { steps: 3, delayMs: 150 } }, undefined, {
+      onprogress: () => { seen.push(Date.now() - started); },
+    });
+    const total = Date.now() - started;
+    assert.equal(seen.length, 3);
+    assert.ok(seen[0]! < total - 200, `first progress at ${seen[0]} ms arrived well before the answer at ${total} ms`);
+    assert.deepEqual(logs, ['step 1', 'step 2', 'step 3']);
+    assert.match((r.content as Array<{ text: string }>)[0]!.text, /^done at/);
+  } finally {
+    await c.close();
+  }
+});
+
+test('session headers pass both ways; an unknown session gets the upstream 404; DELETE ends the session', async () => {
+  const sid = await rawSession(p.pathUrl, key);
+  const h = { authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+  const list = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, h);
+  assert.equal(list.status, 200);
+  const sent = sse.requests.at(-1)!.headers;
+  assert.equal(sent['mcp-session-id'], sid);
+  assert.equal(sent['mcp-protocol-version'], '2025-06-18');
+  assert.equal(sent.authorization, undefined, 'the client key never reaches the upstream');
+  const bad = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...h, 'mcp-session-id': 'no-such-session' });
+  assert.equal(bad.status, 404);
+  const del = await fetch(p.pathUrl, { method: 'DELETE', headers: h });
+  assert.equal(del.status, 200);
+  assert.equal(sse.requests.at(-1)!.method, 'DELETE');
+  const after = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, h);
+  assert.equal(after.status, 404, 'the session is gone upstream');
+});
+
+test('GET opens the server stream; Last-Event-ID is forwarded for resumption', async () => {
+  const sid = await rawSession(p.pathUrl, key);
+  const h = { authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+  const g = { ...h, accept: 'text/event-stream' };
+  const ac = new AbortController();
+  const r = await fetch(p.pathUrl, { headers: g, signal: ac.signal });
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type') ?? '', /text\/event-stream/);
+  ac.abort();
+  await r.body?.cancel().catch(() => undefined);
+  // A POST whose stream carries event ids (the upstream has an event store), then a GET resuming after the first.
+  const post = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { steps: 2, delayMs: 10 } } }, h);
+  const ids = post.text.split('\n').filter((l) => l.startsWith('id:')).map((l) => l.slice(3).trim());
+  assert.ok(ids.length >= 2, `event ids pass through: ${post.text}`);
+  const ac2 = new AbortController();
+  const resumed = await fetch(p.pathUrl, { headers: { ...g, 'last-event-id': ids[0]! }, signal: ac2.signal });
+  assert.equal(sse.requests.at(-1)!.headers['last-event-id'], ids[0]);
+  assert.equal(resumed.status, 200);
+  const reader = resumed.body!.getReader();
+  let text = '';
+  const deadline = Date.now() + 3000;
+  while (!text.includes('"id":7') && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), new Promise<{ done: true; value: undefined }>((r) => setTimeout(() => r({ done: true, value: undefined }), 3000))]);
+    if (chunk.done) break;
+    text += Buffer.from(chunk.value).toString();
+  }
+  ac2.abort();
+  assert.match(text, /"id":7/, 'the replayed events after Last-Event-ID reach the client');
+});
+
+test('a JSON-RPC batch is forwarded and answered', async () => {
+  const sid = await rawSession(p.pathUrl, key);
+  const h = { authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' };
+  const r = await rawPost(p.pathUrl, [
+    { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } } },
+    { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'echo', arguments: { text: 'b' } } },
+  ], h);
+  assert.equal(r.status, 200, r.text);
+  const msgs = r.json ?? sseMessages(r.text);
+  const byId = new Map((Array.isArray(msgs) ? msgs : [msgs]).map((m: { id: number }) => [m.id, m]));
+  assert.equal(byId.get(10).result.content[0].text, 'a');
+  assert.equal(byId.get(11).result.content[0].text, 'b');
+});
+
+test('the upstream bearer token is injected and the client Authorization, Cookie and Origin are not forwarded', async () => {
+  const upT = await startMcpUpstream({ token: 'upstream-secret-1' });
+  try {
+    const pt = await createProxy(t, user, upT.url, { authType: 'bearer', authToken: 'upstream-secret-1' });
+    const k = await createKey(t, pt);
+    const c = await connect(t, pt, { token: k, headers: { cookie: 'session=abc' } });
+    try {
+      const r = await c.client.callTool({ name: 'headers', arguments: {} });
+      const seen = JSON.parse((r.content as Array<{ text: string }>)[0]!.text);
+      assert.deepEqual(seen, { authorization: 'Bearer upstream-secret-1', origin: null, cookie: null });
+    } finally {
+      await c.close();
+    }
+  } finally {
+    await upT.close();
+  }
+});
+
+test('a request from a foreign Origin is refused (DNS rebinding); a same-origin one passes', async () => {
+  const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}`, origin: 'http://evil.example' });
+  assert.equal(r.status, 403);
+  assert.deepEqual(r.json, { error: 'Origin not allowed' });
+  const same = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}`, origin: new URL(t.gateway).origin });
+  assert.equal(same.status, 200);
+});
+
+test('responses over the owner cap become JSON-RPC "Response too large" (SSE and JSON), smaller ones pass', async () => {
+  const u = await t.createUser();
+  // Cap this owner at 64 KB.
+  const { setConsumerTags } = await import('../../identity/users.ts');
+  const v = await t.app.services.db.tx((q) => setConsumerTags(q, u.consumerId, ['private:permissions:user', 'private:permissions:mcp:max_resp_body_kb:64']));
+  await t.app.services.configChanged(v);
+  for (const upstream of [sse, json]) {
+    const pc = await createProxy(t, u, upstream.url);
+    const k = await createKey(t, pc);
+    const c = await connect(t, pc, { token: k });
+    try {
+      const ok = await c.client.callTool({ name: 'big', arguments: { kb: 32 } });
+      assert.equal((ok.content as Array<{ text: string }>)[0]!.text.length, 32 * 1024);
+      await assert.rejects(c.client.callTool({ name: 'big', arguments: { kb: 200 } }), (err: { code?: number; message: string }) => {
+        assert.equal(err.code, -32000);
+        assert.match(err.message, /Response too large/);
+        return true;
+      });
+      // The session still works after the refused answer.
+      const again = await c.client.callTool({ name: 'echo', arguments: { text: 'still here' } });
+      assert.deepEqual(again.content, [{ type: 'text', text: 'still here' }]);
+    } finally {
+      await c.close();
+    }
+    const ev = await flushedEvents(t, pc.id);
+    assert.ok(ev.some((e) => e.event_type === 'error' && e.details.reason === 'response_too_large'));
+  }
+});
+
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+test('an unreachable upstream gives 502 with an error event; other methods get 405', async () => {
+  const port = await closedPort();
+  const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'down', url: `http://127.0.0.1:${port}/mcp` } });
+  assert.equal(r.status, 201, r.text);
+  const id = r.body.server.id as string;
+  const k = await createKey(t, { id, user, pathUrl: '', hostUrl: '' });
+  const res = await rawPost(`${t.gateway}/${id}/`, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(res.status, 502);
+  assert.deepEqual(res.json, { error: 'Upstream MCP server unreachable' });
+  const ev = await flushedEvents(t, id);
+  assert.equal(ev.at(-1)!.event_type, 'error');
+  assert.equal(ev.at(-1)!.details.reason, 'upstream_unreachable');
+  const put = await fetch(`${t.gateway}/${id}/`, { method: 'PUT', headers: { authorization: `Bearer ${k}` } });
+  assert.equal(put.status, 405);
+});
+
+test('malformed bodies get JSON-RPC parse / invalid-request errors without reaching the upstream', async () => {
+  const before = sse.requests.length;
+  const bad = await rawPost(p.pathUrl, '{not json', { authorization: `Bearer ${key}` });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.error.code, -32700);
+  const inv = await rawPost(p.pathUrl, [], { authorization: `Bearer ${key}` });
+  assert.equal(inv.status, 400);
+  assert.equal(inv.json.error.code, -32600);
+  assert.equal(sse.requests.length, before);
+});
+
+test('an unknown proxy id gets 404', async () => {
+  const r = await rawPost(`${t.gateway}/00000000-0000-4000-8000-000000000000/`, INIT);
+  assert.equal(r.status, 404);
+});
