@@ -27,7 +27,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Cookie-authenticated unsafe requests must come from our own origin (or the configured dashboard origin). */
-function checkOrigin(req: IncomingMessage, s: Services): void {
+export function checkOrigin(req: IncomingMessage, s: Services): void {
   if (!UNSAFE.has(req.method ?? '')) return;
   const origin = req.headers.origin;
   if (!origin) return; // non-browser client: SameSite=Strict already keeps cross-site browsers from sending the cookie
@@ -40,12 +40,15 @@ function checkOrigin(req: IncomingMessage, s: Services): void {
   if (!allowed.has(origin)) throw new HttpError(403, 'Cross-origin request rejected');
 }
 
-async function authenticate(route: Route, req: IncomingMessage, s: Services): Promise<AuthContext | undefined> {
+async function authenticate(route: Route, req: IncomingMessage, s: Services, ctx?: RequestContext): Promise<AuthContext | undefined> {
   const bearer = bearerToken(req);
   if (bearer !== undefined) {
     if (route.auth === 'public') return undefined;
     const auth = await authenticatePat(s.db, bearer);
-    if (route.auth === 'session' || route.auth === 'session-pending-mfa') throw new HttpError(403, Msg.sessionOnly);
+    if (route.auth === 'session' || route.auth === 'session-pending-mfa') {
+      if (ctx) ctx.auth = auth; // so the refused PAT request is recorded too (spec: every PAT request is logged)
+      throw new HttpError(403, Msg.sessionOnly);
+    }
     return auth;
   }
   const sid = cookie(req, SESSION_COOKIE);
@@ -102,7 +105,7 @@ export function createApiHandler(router: Router, s: Services) {
     };
     let status = 500;
     try {
-      ctx.auth = await authenticate(match.route, req, s);
+      ctx.auth = await authenticate(match.route, req, s, ctx);
       const out = await match.route.handler(ctx);
       if (!res.writableEnded) {
         const reply = out instanceof Reply ? out : new Reply(200, out);

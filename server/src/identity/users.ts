@@ -15,21 +15,36 @@ export interface NewUser {
 }
 
 export class UserExists extends Error {}
+export class InvalidEmail extends Error {}
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+export function isEmail(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+$/.test(email) && email.length <= 320;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
+}
+
 export async function createUser(q: Queryable, input: NewUser, nowS: number): Promise<{ userId: string; consumerId: string }> {
   const email = normalizeEmail(input.email);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error(`"${input.email}" is not an email address`);
+  if (!isEmail(email)) throw new InvalidEmail(`"${input.email}" is not an email address`);
   const existing = await q.query('SELECT 1 FROM users WHERE email = $1', [email]);
   if (existing.length) throw new UserExists(`a user with email ${email} already exists`);
   const userId = randomUUID();
   const consumerId = randomUUID();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  await q.query('INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [userId, email, input.name ?? null, passwordHash, nowS]);
+  try {
+    await q.query('INSERT INTO users (id, email, name, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [userId, email, input.name ?? null, passwordHash, nowS]);
+  } catch (err) {
+    // Two creates of the same email racing: the unique index decides.
+    if (isUniqueViolation(err)) throw new UserExists(`a user with email ${email} already exists`);
+    throw err;
+  }
   await q.query('INSERT INTO consumers (id, user_id, username, tags) VALUES ($1, $2, $3, $4)',
     [consumerId, userId, `user-${userId}`, [CONSUMER_USER_TAG]]);
   return { userId, consumerId };
@@ -41,6 +56,31 @@ export async function findUserByEmail(q: Queryable, email: string) {
     [normalizeEmail(email)],
   );
   return rows[0];
+}
+
+export interface Profile {
+  name: string | null;
+  email: string;
+  consumerId: string | null;
+  consumerUsername: string | null;
+  tags: string[];
+}
+
+/** The spec's profile record. The consumer is created with the user, but the columns stay nullable per the spec. */
+export async function getProfile(q: Queryable, userId: string): Promise<Profile | undefined> {
+  const rows = await q.query<{ name: string | null; email: string; consumer_id: string | null; username: string | null; tags: string[] | null }>(
+    `SELECT u.name, u.email, co.id AS consumer_id, co.username, co.tags
+       FROM users u LEFT JOIN consumers co ON co.user_id = u.id WHERE u.id = $1`,
+    [userId],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return { name: r.name, email: r.email, consumerId: r.consumer_id, consumerUsername: r.username, tags: r.tags ?? [] };
+}
+
+export async function hasPat(q: Queryable, consumerId: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM credentials WHERE consumer_id = $1 AND is_pat', [consumerId]);
+  return rows.length > 0;
 }
 
 /**
