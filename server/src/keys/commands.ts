@@ -9,7 +9,7 @@ import { resolveGrants } from './grants.ts';
 import { checkApiKeyQuota } from './quota.ts';
 import { parseUpdateKeyBody, type CreateKeyBody, type PermissionInput } from './schema.ts';
 import {
-  countClientKeys, deleteClientKey, insertClientKey, lockConsumerTags, lockOwnCredential, replaceKeyTags,
+  countClientKeys, deleteClientKey, findOwnCredential, insertClientKey, lockConsumerTags, replaceKeyTags,
 } from './store.ts';
 import { NAME_TAG_PREFIX, buildKeyTags, checkCustomTags, findNameTag, nameTag } from './tags.ts';
 import { toKeyRecord, type KeyRecord, type KeyRow } from './view.ts';
@@ -61,8 +61,8 @@ export function createKey(s: Services, auth: AuthContext, body: CreateKeyBody): 
 }
 
 /** The caller's key, or the spec's refusals: 404 for anything not theirs, 403 for the PAT. */
-async function requireOwnClientKey(q: Queryable, auth: AuthContext, id: string): Promise<KeyRow> {
-  const row = await lockOwnCredential(q, auth.consumerId, id);
+async function requireOwnClientKey(q: Queryable, auth: AuthContext, id: string, lock: boolean): Promise<KeyRow> {
+  const row = await findOwnCredential(q, auth.consumerId, id, lock);
   if (!row) throw new HttpError(404, Msg.keyNotFound);
   if (row.is_pat) throw new HttpError(403, Msg.cannotModifyPat);
   return row;
@@ -72,14 +72,19 @@ async function requireOwnClientKey(q: Queryable, auth: AuthContext, id: string):
  * PATCH: replaces the whole tag set, keeping the stored name tag. The body (already parsed JSON, read before the
  * transaction so a slow client never holds it) is validated only once the key is known to be the caller's, so a
  * body error never tells anything about another user's key.
+ *
+ * Lock order is proxy rows first (share-locked by the grant checks), then the key row: the same order as a proxy
+ * delete (proxy row, then the keys whose tags it strips), so the two never deadlock.
  */
 export function updateKey(s: Services, auth: AuthContext, id: string, rawBody: unknown): Promise<KeyRecord> {
   return writeAndPublish(s, Msg.updatePermissionsFailed, async (q) => {
-    const row = await requireOwnClientKey(q, auth, id);
+    const row = await requireOwnClientKey(q, auth, id, false);
     const keep = findNameTag(row.tags);
     if (!keep) throw new HttpError(409, Msg.missingNameTag);
     const input = parseUpdateKeyBody(rawBody, keep.slice(NAME_TAG_PREFIX.length));
     const tags = await computeTags(q, auth.userId, keep, input);
+    // Deleted meanwhile: as not found as any other id. (A name tag never changes, so `keep` is still right.)
+    if (!(await findOwnCredential(q, auth.consumerId, row.id, true))) throw new HttpError(404, Msg.keyNotFound);
     await replaceKeyTags(q, row.id, tags);
     return toKeyRecord({ ...row, tags });
   });
@@ -87,7 +92,7 @@ export function updateKey(s: Services, auth: AuthContext, id: string, rawBody: u
 
 export function deleteKey(s: Services, auth: AuthContext, id: string): Promise<void> {
   return writeAndPublish(s, 'Failed to delete the key', async (q) => {
-    const row = await requireOwnClientKey(q, auth, id);
+    const row = await requireOwnClientKey(q, auth, id, true);
     await deleteClientKey(q, row.id);
   });
 }

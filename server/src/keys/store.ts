@@ -13,10 +13,13 @@ export function listClientKeys(q: Queryable, consumerId: string): Promise<KeyRow
   return q.query<KeyRow>(`SELECT ${COLUMNS} FROM credentials WHERE consumer_id = $1 AND NOT is_pat ORDER BY created_at DESC, id`, [consumerId]);
 }
 
-/** One of the caller's credentials (the PAT included, so callers can refuse it), row-locked for the update. */
-export async function lockOwnCredential(q: Queryable, consumerId: string, id: string): Promise<KeyRow | undefined> {
+/**
+ * One of the caller's credentials (the PAT included, so callers can refuse it). With `lock`, the row is locked for
+ * the rest of the transaction.
+ */
+export async function findOwnCredential(q: Queryable, consumerId: string, id: string, lock: boolean): Promise<KeyRow | undefined> {
   if (!isUuid(id)) return undefined;
-  const rows = await q.query<KeyRow>(`SELECT ${COLUMNS} FROM credentials WHERE id = $1 AND consumer_id = $2 FOR UPDATE`, [id, consumerId]);
+  const rows = await q.query<KeyRow>(`SELECT ${COLUMNS} FROM credentials WHERE id = $1 AND consumer_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, consumerId]);
   return rows[0];
 }
 

@@ -393,3 +393,43 @@ test('cascade strip on proxy delete leaves a key with zero permissions but valid
   assert.equal(ok.status, 200);
   assert.deepEqual(ok.body.key.tags, ['name:orphan', 'team']);
 });
+
+test('DELETE /api/mcp/:id and /api/llm/:id strip the proxy\'s tags from keys; the key keeps working elsewhere', async () => {
+  const u = await t.createUser();
+  const gone = await insertMcpFixture(t.app.services, u.userId, { tools: ['search'] });
+  const kept = await insertMcpFixture(t.app.services, u.userId, { tools: ['search'] });
+  const llm = await insertLlmFixture(t.app.services, u.userId);
+  const k = await createKey(u, {
+    name: 'multi', mcpPermissions: [{ id: gone.id, tools: ['*'] }, { id: kept.id, tools: ['search'] }], llmPermissions: [{ id: llm.id, models: ['*'] }],
+  });
+  assert.equal((await t.request('DELETE', `/api/mcp/${gone.id}`, { token: u.pat })).status, 200);
+  assert.equal((await t.request('DELETE', `/api/llm/${llm.id}`, { token: u.pat })).status, 200);
+  const expected = ['name:multi', 'private:permissions:mcp', `mcp:${kept.id}:tool:search`];
+  assert.deepEqual((await listKeys(u))[0]!.tags, expected);
+  assert.deepEqual(gatewayCredential(k.key)?.tags, expected);
+});
+
+test('quota holds under concurrent creates', async () => {
+  const u = await t.createUser();
+  const v = await t.app.services.db.tx((q) => setConsumerTags(q, u.consumerId, ['private:permissions:user', 'private:permissions:apikey:limit:3']));
+  await t.app.services.configChanged(v);
+  const results = await Promise.all(Array.from({ length: 8 }, (_, i) => t.request('POST', '/api/keys', { token: u.pat, body: { name: `c${i}` } })));
+  assert.deepEqual(results.map((r) => r.status).sort(), [201, 201, 201, 403, 403, 403, 403, 403]);
+  assert.equal((await listKeys(u)).length, 3);
+});
+
+test('granting a proxy while it is being deleted never leaves a dangling tag nor fails with 500', async () => {
+  const u = await t.createUser();
+  const k = await createKey(u, { name: 'racer' });
+  for (let i = 0; i < 5; i++) {
+    const mcp = await insertMcpFixture(t.app.services, u.userId, { tools: ['search'] });
+    const [patch, del] = await Promise.all([
+      t.request('PATCH', `/api/keys/${k.id}`, { token: u.pat, body: { mcpPermissions: [{ id: mcp.id, tools: ['search'] }] } }),
+      t.request('DELETE', `/api/mcp/${mcp.id}`, { token: u.pat }),
+    ]);
+    assert.ok([200, 404].includes(patch.status), patch.text);
+    assert.equal(del.status, 200, del.text);
+    const tags = (await storedTags(k.id))!;
+    assert.ok(!tags.some((tag) => tag.includes(mcp.id)), tags.join(','));
+  }
+});
