@@ -1,0 +1,159 @@
+// Inbound authentication and authorization of MCP proxy traffic (spec Authentication 9-10, key tag vocabulary,
+// issue 3 item 2): client keys and their tags, the PAT refused, and JWTs checked against the stored JWKS.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startMcpUpstream, type McpUpstream } from './test-upstream.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from './test-kit.ts';
+
+let t: TestApp;
+let up: McpUpstream;
+let user: TestUser;
+let p: ProxyUnderTest;
+
+before(async () => {
+  t = await startTestApp();
+  up = await startMcpUpstream();
+  user = await t.createUser();
+  p = await createProxy(t, user, up.url);
+});
+after(async () => {
+  await up.close();
+  await t.close();
+});
+
+test('no credential, an unknown key and the PAT get 401 and never reach the upstream', async () => {
+  const before = up.requests.length;
+  const none = await rawPost(p.pathUrl, INIT);
+  assert.equal(none.status, 401);
+  assert.deepEqual(none.json, { error: 'Authentication required' });
+  assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
+  const unknown = await rawPost(p.pathUrl, INIT, { authorization: 'Bearer tgk_not-a-real-key' });
+  assert.equal(unknown.status, 401);
+  assert.deepEqual(unknown.json, { error: 'Invalid API key' });
+  const pat = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${user.pat}` });
+  assert.equal(pat.status, 401);
+  assert.match(pat.json.error, /Personal access tokens are not accepted/);
+  assert.equal(up.requests.length, before);
+  const ev = await flushedEvents(t, p.id);
+  assert.deepEqual(ev.slice(-3).map((e) => [e.event_type, e.details.reason]), [['deny', 'missing_credential'], ['deny', 'unknown_key'], ['deny', 'pat_on_proxy']]);
+  assert.ok(ev.every((e) => e.user_id === user.userId), 'events belong to the proxy owner');
+  assert.ok(!JSON.stringify(ev).includes(user.pat), 'no credential in events');
+});
+
+test('a key without a tag for this proxy reaches nothing (403), even with the generic MCP flag', async () => {
+  const other = await createProxy(t, user, up.url);
+  const k = await createKey(t, other, ['*']);
+  const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(r.status, 403);
+  assert.deepEqual(r.json, { error: 'This credential has no access to this MCP server' });
+});
+
+test('a key of another user with tags for this proxy reaches nothing', async () => {
+  const stranger = await t.createUser();
+  const own = await createProxy(t, stranger, up.url);
+  const k = await createKey(t, own, ['*']);
+  // Hand-edit a tag for p into the stranger's key (the API refuses this; storage corruption must not grant access).
+  await t.app.services.db.query(`UPDATE credentials SET tags = array_append(tags, $1) WHERE key_prefix = $2`, [`mcp:${p.id}:tool:*`, k.slice(0, 6)]);
+  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
+  const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(r.status, 403);
+});
+
+test('tools/list shows only permitted tools; calling another is a JSON-RPC error with a deny event', async () => {
+  const k = await createKey(t, p, ['echo', 'add']);
+  const c = await connect(t, p, { token: k });
+  try {
+    const tools = await c.client.listTools();
+    assert.deepEqual(tools.tools.map((x) => x.name).sort(), ['add', 'echo']);
+    const ok = await c.client.callTool({ name: 'echo', arguments: { text: 'yes' } });
+    assert.deepEqual(ok.content, [{ type: 'text', text: 'yes' }]);
+    const calls = up.calls.get('secret') ?? 0;
+    await assert.rejects(c.client.callTool({ name: 'secret', arguments: {} }), (err: { code?: number; message: string }) => {
+      assert.equal(err.code, -32001);
+      assert.match(err.message, /Tool "secret" is not permitted/);
+      return true;
+    });
+    assert.equal(up.calls.get('secret') ?? 0, calls, 'the upstream never ran the tool');
+    // Without a resource grant the upstream resources are hidden and unreadable.
+    const res = await c.client.listResources();
+    assert.deepEqual(res.resources, []);
+    await assert.rejects(c.client.readResource({ uri: 'upstream://readme' }), /not permitted/);
+  } finally {
+    await c.close();
+  }
+  const ev = await flushedEvents(t, p.id);
+  const deny = ev.find((e) => e.event_type === 'deny' && e.tool === 'secret');
+  assert.ok(deny, 'deny event for the refused tool');
+  assert.equal(deny.details.reason, 'tool_not_permitted');
+  assert.ok(ev.some((e) => e.event_type === 'allow' && e.tool === 'echo'), 'allow event for the permitted call');
+});
+
+test('a batch with one refused tool is refused as a whole', async () => {
+  const k = await createKey(t, p, ['echo']);
+  const init = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  const sid = init.headers.get('mcp-session-id')!;
+  const r = await rawPost(p.pathUrl, [
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a' } } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'secret', arguments: {} } },
+  ], { authorization: `Bearer ${k}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.map((m: { id: number; error: { code: number } }) => [m.id, m.error.code]), [[1, -32001], [2, -32001]]);
+  assert.match(r.json[1].error.message, /secret/);
+  assert.match(r.json[0].error.message, /Batch rejected/);
+});
+
+// --- jwt mode ---
+
+async function jwtSetup() {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const other = await generateKeyPair('RS256');
+  const auth = { mode: 'jwt', issuer: 'https://idp.example', audience: 'tollgate-mcp', jwksJson: JSON.stringify({ keys: [jwk] }), clockSkewS: 30 };
+  const pj = await createProxy(t, user, up.url, { auth });
+  const sign = (claims: Record<string, unknown>, o: { kid?: string; key?: CryptoKey; exp?: number | string; aud?: string; iss?: string } = {}) =>
+    new SignJWT({ ...claims }).setProtectedHeader({ alg: 'RS256', kid: o.kid ?? 'k1' }).setIssuer(o.iss ?? 'https://idp.example')
+      .setAudience(o.aud ?? 'tollgate-mcp').setSubject('user-42').setIssuedAt().setExpirationTime(o.exp ?? '5m').sign(o.key ?? privateKey);
+  return { pj, sign, otherKey: other.privateKey };
+}
+
+test('jwt mode: a valid token reaches every tool; expired, wrong audience/issuer, unknown key and alg none get 401', async () => {
+  const { pj, sign, otherKey } = await jwtSetup();
+  const good = await sign({});
+  const c = await connect(t, pj, { token: good, via: 'host' });
+  try {
+    const tools = await c.client.listTools();
+    assert.ok(tools.tools.length >= 5);
+    const r = await c.client.callTool({ name: 'echo', arguments: { text: 'jwt' } });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'jwt' }]);
+  } finally {
+    await c.close();
+  }
+  const nowS = Math.floor(Date.now() / 1000);
+  const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ iss: 'https://idp.example', aud: 'tollgate-mcp', sub: 'x', exp: nowS + 300 })).toString('base64url');
+  const cases: Array<[string, string, string]> = [
+    ['expired beyond the clock skew', await sign({}, { exp: nowS - 120 }), 'expired'],
+    ['wrong audience', await sign({}, { aud: 'someone-else' }), 'claim_aud'],
+    ['wrong issuer', await sign({}, { iss: 'https://evil.example' }), 'claim_iss'],
+    ['signed by an unknown key', await sign({}, { key: otherKey, kid: 'k2' }), 'unknown_key'],
+    ['signed by another key under the known kid', await sign({}, { key: otherKey }), 'bad_signature'],
+    ['alg none', `${header}.${body}.`, 'alg_not_allowed'],
+    ['not a JWT', 'garbage', 'malformed'],
+  ];
+  for (const [what, token, reason] of cases) {
+    const r = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` });
+    assert.equal(r.status, 401, what);
+    assert.deepEqual(r.json, { error: 'Invalid token' }, what);
+    const ev = await flushedEvents(t, pj.id);
+    assert.equal(ev.at(-1)!.details.reason, reason, what);
+  }
+  // Within the clock skew an expired token still passes.
+  const skewed = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${await sign({}, { exp: nowS - 10 })}` });
+  assert.equal(skewed.status, 200);
+  // The PAT is refused with its own message in jwt mode too.
+  const pat = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${user.pat}` });
+  assert.equal(pat.status, 401);
+});
