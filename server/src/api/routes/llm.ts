@@ -10,6 +10,7 @@ import { created, type AuthedContext, type Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { createGatewayObjects, deleteGatewayObjects, setPluginAuth, setUpstream, stripProxyTags } from '../../proxies/gateway-objects.ts';
 import { validateInboundAuth } from '../../proxies/inbound-auth.ts';
+import { proxyCachePrefix } from '../../mcp-admin/servers.ts';
 import {
   createLlmProxySchema, normalizeModels, patchLlmProxySchema, READ_ONLY_FIELDS, type PatchLlmProxyInput,
 } from '../../providers/llm-proxy-schema.ts';
@@ -129,15 +130,20 @@ async function patchProxy(s: Services, ctx: AuthedContext) {
 }
 
 async function deleteProxy(s: Services, ctx: AuthedContext) {
-  const version = await s.db.tx(async (q) => {
+  const { id, version } = await s.db.tx(async (q) => {
     const row = await getOwnedLlm(q, ctx.auth.userId, ctx.params.id!, true);
     await stripProxyTags(q, 'llm', row.id);
     await deleteGatewayObjects(q, row.id);
-    // key_budgets (and any other per-proxy rows) cascade from the proxy row.
+    // key_budgets, usage history, spend windows and conversation logs cascade from the proxy row.
     await q.query('DELETE FROM llm_proxies WHERE id = $1', [row.id]);
-    return bumpConfigVersion(q);
+    return { id: row.id, version: await bumpConfigVersion(q) };
   });
   await s.configChanged(version);
+  // static_cache entries of an LLM proxy use the same key layout as MCP ones; whatever cannot be dropped now
+  // expires with its TTL (at most a day).
+  await s.state.delPrefix(proxyCachePrefix(id)).catch((err: unknown) => {
+    s.log.warn('could not drop the cache of a deleted LLM proxy', { llm: id, err });
+  });
   return { deleted: true };
 }
 
