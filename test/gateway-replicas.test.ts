@@ -1,0 +1,95 @@
+// Two gateway processes on one PostgreSQL and one Redis enforce one rate limit together (issue 3: "counters shared
+// across gateway replicas through Redis"), and a ban imposed through one is enforced by the other. The second
+// gateway is a real child process (`tollgate serve --role gateway`) on the same schema, key prefix and master key.
+// Needs DATABASE_URL and REDIS_URL (with the embedded datastores two processes cannot share state).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '../server/src/gateway/mcp/test-upstream.ts';
+import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '../server/src/gateway/mcp/test-kit.ts';
+
+const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
+const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
+
+let t: TestApp;
+let up: McpUpstream;
+let child: ChildProcess | undefined;
+let gatewayB = '';
+const iso = newIsolation();
+
+async function startChildGateway(): Promise<string> {
+  const bin = fileURLToPath(new URL('../server/bin/tollgate.mjs', import.meta.url));
+  child = spawn(process.execPath, [bin, 'serve', '--role', 'gateway'], {
+    env: {
+      ...process.env,
+      TOLLGATE_DB_SCHEMA: iso.schema, TOLLGATE_REDIS_PREFIX: iso.redisPrefix, TOLLGATE_MASTER_KEY: iso.masterKey,
+      TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0', TOLLGATE_CONFIG_POLL_MS: '500',
+      TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`child gateway did not start: ${buf}`)), 30_000);
+    child!.stderr!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /"msg":"gateway listening".*?"url":"([^"]+)"/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child!.once('exit', (code) => reject(new Error(`child gateway exited with ${code}: ${buf}`)));
+  });
+}
+
+before(async () => {
+  if (!shared) return;
+  t = await startTestApp({ isolation: iso });
+  up = await startMcpUpstream();
+  gatewayB = await startChildGateway();
+});
+after(async () => {
+  if (!shared) return;
+  child?.kill('SIGTERM');
+  await up.close();
+  await t.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
+  await t.close();
+});
+
+/** Waits until the child gateway serves the proxy (it learns about it by pub/sub or the version poll). */
+async function reachable(url: string, key: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const r = await fetch(`${url}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":0,"method":"ping"}' });
+    const body = await r.text();
+    if (!(r.status === 404 && body.includes('Proxy not found'))) return;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  throw new Error('the second gateway never saw the proxy');
+}
+
+test('two gateway processes enforce one rate limit and one ban together', { skip: shared ? false : why }, async () => {
+  const user = await t.createUser();
+  const p: ProxyUnderTest = await createProxy(t, user, up.url);
+  const key = await createKey(t, p);
+  const urlB = `${gatewayB}/${p.id}/`;
+  await reachable(urlB, key);
+  await putRules(t, p, [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60, ban_after_n_exceeded: 2, ban_timespan: 120 }]);
+  // Let the child pick up the new rules version.
+  await new Promise((r) => setTimeout(r, 1200));
+  const h = { authorization: `Bearer ${key}` };
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await rawPost(i % 2 ? urlB : p.pathUrl, INIT, h)).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200]);
+  const overB = await rawPost(urlB, INIT, h);
+  assert.equal(overB.status, 429, 'the fifth request overall is over the shared threshold, on either replica');
+  const banningA = await rawPost(p.pathUrl, INIT, h);
+  assert.equal(banningA.status, 429);
+  assert.equal(banningA.headers.get('retry-after'), '120');
+  const bannedB = await rawPost(urlB, INIT, h);
+  assert.equal(bannedB.status, 403, 'the ban imposed by one replica is enforced by the other');
+  assert.deepEqual(bannedB.json, { error: 'IP address temporarily banned' });
+});
