@@ -1,11 +1,11 @@
 // Tool discovery (POST /api/mcp/:id/tools) against a real MCP server built with the official SDK, and the 502s.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
 import { startHtmlServer, startTestMcpUpstream, type TestUpstream } from './test-upstream.ts';
-import { describeFailure } from './discovery.ts';
+import { describeFailure, discoverTools } from './discovery.ts';
 
 const TOKEN = 'upstream-token-5f1c9e';
 let t: TestApp;
@@ -119,4 +119,28 @@ test('failure messages are one bounded line with the secret scrubbed', () => {
   const http = Object.assign(new Error('Error POSTing to endpoint: bad token s3cr3t\n<html>'), { code: 401 });
   assert.equal(describeFailure(http, 's3cr3t'), 'Upstream MCP server error: HTTP 401: Error POSTing to endpoint: bad token [redacted] <html>');
   assert.ok(describeFailure(new Error('x'.repeat(5000))).length < 600);
+});
+
+test('an upstream response over the size cap fails discovery instead of filling memory', async () => {
+  const pin = { hostname: '127.0.0.1', ip: '127.0.0.1', port: upstream.port };
+  const ok = await discoverTools({ url: upstream.url, pin, bearerToken: TOKEN });
+  assert.equal(ok.length, 2);
+  await assert.rejects(discoverTools({ url: upstream.url, pin, bearerToken: TOKEN, maxResponseBytes: 200 }),
+    /^Error: Upstream MCP server error: .*response larger than 200 bytes/);
+});
+
+test('an upstream that accepts the connection but never answers times out', async () => {
+  const sockets: Socket[] = [];
+  const silent = createServer((sock) => { sockets.push(sock); });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const port = (silent.address() as AddressInfo).port;
+  try {
+    const started = Date.now();
+    await assert.rejects(discoverTools({ url: `http://127.0.0.1:${port}/mcp`, pin: { hostname: '127.0.0.1', ip: '127.0.0.1', port }, timeoutMs: 300 }),
+      /^Error: Upstream MCP server error: .*Request timed out/);
+    assert.ok(Date.now() - started < 5000);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => silent.close(r));
+  }
 });

@@ -19,31 +19,67 @@ export interface DiscoveryOptions {
   bearerToken?: string;
   /** Per MCP request (initialize, each tools/list page). */
   timeoutMs?: number;
+  maxResponseBytes?: number;
 }
 
 const MAX_PAGES = 50;
 const MAX_MESSAGE = 500;
+/** Per upstream response: a catalog is small, and a hostile upstream must not fill the API's memory. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The response with its body cut off once it exceeds maxBytes. `onOverflow` is told too: the SDK reads SSE bodies
+ * in the background and would otherwise only notice through a request timeout.
+ */
+function capped(res: Response, maxBytes: number, onOverflow: (err: Error) => void): Response {
+  if (!res.body || NULL_BODY_STATUSES.has(res.status)) return res;
+  let seen = 0;
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, ctrl) {
+      seen += chunk.byteLength;
+      if (seen <= maxBytes) {
+        ctrl.enqueue(chunk);
+        return;
+      }
+      const err = new Error(`response larger than ${maxBytes} bytes`);
+      onOverflow(err);
+      ctrl.error(err);
+    },
+  });
+  return new Response(res.body.pipeThrough(limit), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    for (const t of r.tools) tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
+    cursor = r.nextCursor;
+    if (!cursor) break;
+  }
+  return tools;
+}
 
 export async function discoverTools(o: DiscoveryOptions): Promise<McpTool[]> {
+  let overflow: (err: Error) => void = () => undefined;
+  const overflowed = new Promise<never>((_, reject) => { overflow = reject; });
+  overflowed.catch(() => undefined); // observed through the race below
+  const maxBytes = o.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const agent = createPinnedAgent(o.pin, { connectTimeoutMs: 5000, keepAliveTimeoutMs: 1000, connections: 4 });
   // undici's fetch and the global one implement the same Fetch API; only their TypeScript declarations differ.
-  const pinnedFetch: FetchLike = async (url, init) =>
-    (await undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agent })) as unknown as Response;
+  const pinnedFetch: FetchLike = async (url, init) => capped(
+    (await undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: agent })) as unknown as Response, maxBytes, overflow);
   const headers: Record<string, string> = o.bearerToken ? { authorization: `Bearer ${o.bearerToken}` } : {};
   const transport = new StreamableHTTPClientTransport(new URL(o.url), { fetch: pinnedFetch, requestInit: { headers } });
   const client = new Client({ name: 'tollgate-discovery', version: PACKAGE_VERSION });
   const timeout = o.timeoutMs ?? 15_000;
   try {
-    await client.connect(transport, { timeout });
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
-      for (const t of r.tools) tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
-      cursor = r.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+    const work = client.connect(transport, { timeout }).then(() => listAllTools(client, timeout));
+    work.catch(() => undefined); // when the overflow wins the race, closing the client rejects this one
+    return await Promise.race([work, overflowed]);
   } catch (err) {
     throw new DiscoveryFailed(describeFailure(err, o.bearerToken));
   } finally {
