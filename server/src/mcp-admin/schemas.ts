@@ -51,7 +51,7 @@ const mimeType = z.string({ error: 'must be a string' })
   .describe('MIME type of the content; default text/plain.');
 const content = z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
   .max(MAX_RESOURCE_CONTENT_CHARS, `must be at most ${MAX_RESOURCE_CONTENT_CHARS} characters`)
-  .describe('The payload served to clients; returned only by the single-resource GET.');
+  .describe('The payload served to clients; returned by the single-resource forms (POST, GET, PATCH), never by listings.');
 
 export const resourceCreateSchema = z.object({
   uri: resourceUri,
