@@ -21,9 +21,18 @@ export function cookie(req: IncomingMessage, name: string): string | undefined {
   if (!raw) return undefined;
   for (const part of raw.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) return safeDecode(part.slice(i + 1).trim());
   }
   return undefined;
+}
+
+/** A malformed %-escape in a cookie is the client's problem: keep the raw text (it then matches no session). */
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 interface IdentityRow {

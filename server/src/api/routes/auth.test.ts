@@ -184,3 +184,15 @@ test('more than 10 failed sign-ins per 5 minutes for one e-mail get 429, even wi
   const other = await t.createUser();
   await signIn(t, other.email);
 });
+
+test('a malformed or unknown session cookie is 401 Not authenticated, never a 500', async () => {
+  for (const cookie of ['tollgate_session=%E0%A4%A', 'tollgate_session=', 'tollgate_session=nope', 'other=1; tollgate_session']) {
+    const r = await t.request('GET', '/api/profile', { headers: { cookie } });
+    assert.equal(r.status, 401, cookie);
+    assert.deepEqual(r.body, NOT_AUTHENTICATED);
+  }
+  for (const body of [[], 'x', { email: 1, password: 2 }, { email: 'a@b', password: '' }]) {
+    const r = await t.request('POST', '/api/auth/login', { body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+  }
+});
