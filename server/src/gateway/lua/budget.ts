@@ -50,12 +50,12 @@ export class Budget {
     this.maxAlloc = Math.max(this.limits.maxAllocBytes, 8 * givenBytes);
     this.deadline = performance.now() + this.limits.wallMs;
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
-    active = this;
+    guard.active = this;
   }
 
   /** Ends a call; the string guard goes quiet again. */
   stop(): void {
-    if (active === this) active = null;
+    if (guard.active === this) guard.active = null;
   }
 
   /** Adds `units` of work (1 unit ≈ one VM instruction) and fails the call when a limit is crossed. */
@@ -98,7 +98,8 @@ export class Budget {
   };
 }
 
-let active: Budget | null = null;
+/** The budget of the call in progress (calls are synchronous, so there is at most one). */
+const guard: { active: Budget | null } = { active: null };
 
 /** Slots in use on L's stack (fengari keeps the stack as a JS array indexed up to L.top). */
 function stackTop(L: LuaState): number {
@@ -119,11 +120,11 @@ function installStringGuard(): void {
     throw new Error('fengari internals changed: the Lua string guard cannot be installed');
   }
   lobject.setsvalue2s = (L, idx, ts) => {
-    if (active !== null) active.noteString(L, ts.realstring.length);
+    guard.active?.noteString(L, ts.realstring.length);
     setsvalue2s(L, idx, ts);
   };
   lobject.pushsvalue2s = (L, ts) => {
-    if (active !== null) active.noteString(L, ts.realstring.length);
+    guard.active?.noteString(L, ts.realstring.length);
     pushsvalue2s(L, ts);
   };
 }

@@ -82,21 +82,24 @@ function readKey(L: LuaState, idx: number): string {
   throw new JsonError(`cannot encode a table key of type ${text(lauxlib.luaL_typename(L, idx))}`);
 }
 
+function readMarkedArray(ctx: JsonContext, idx: number, depth: number): unknown[] {
+  const { L } = ctx;
+  const n = lua.lua_rawlen(L, idx);
+  const out: unknown[] = [];
+  for (let i = 1; i <= n; i++) {
+    lua.lua_rawgeti(L, idx, i);
+    out.push(readValue(ctx, lua.lua_gettop(L), depth + 1));
+    lua.lua_pop(L, 1);
+  }
+  return out;
+}
+
 /** Reads the table at idx (absolute) as an array or an object. */
 function readTable(ctx: JsonContext, idx: number, depth: number): unknown {
   const { L } = ctx;
   if (depth >= MAX_DEPTH) throw new JsonError(`nesting deeper than ${MAX_DEPTH} (or a cycle)`);
   lauxlib.luaL_checkstack(L, 4, 'json nesting');
-  if (isArrayMarked(ctx, idx)) {
-    const n = lua.lua_rawlen(L, idx);
-    const out: unknown[] = [];
-    for (let i = 1; i <= n; i++) {
-      lua.lua_rawgeti(L, idx, i);
-      out.push(readValue(ctx, lua.lua_gettop(L), depth + 1));
-      lua.lua_pop(L, 1);
-    }
-    return out;
-  }
+  if (isArrayMarked(ctx, idx)) return readMarkedArray(ctx, idx, depth);
   const entries: [string | number, unknown][] = [];
   let maxInt = 0;
   lua.lua_pushnil(L);

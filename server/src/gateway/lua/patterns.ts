@@ -195,6 +195,15 @@ function matchCapture(ms: MatchState, s: number, l: number): number | null {
   return s + len;
 }
 
+function matchFrontier(ms: MatchState, s: number, p: number): [number | null, number, boolean] {
+  if (ms.p[p] !== 91) raise(ms.L, "missing '[' after '%f' in pattern");
+  const ep = classEnd(ms, p);
+  const previous = s === 0 ? 0 : ms.src[s - 1] ?? 0;
+  const current = s === ms.srcEnd ? 0 : ms.src[s] ?? 0;
+  if (!matchBracketClass(ms, previous, p, ep - 1) && matchBracketClass(ms, current, p, ep - 1)) return [s, ep, true];
+  return [null, p, false];
+}
+
 /** One step of `match` for an escape (%b, %f, %0-%9); returns [s, p, continue] or null to fall to the default. */
 function matchEscape(ms: MatchState, s: number, p: number): [number | null, number, boolean] | null {
   const c = ms.p[p + 1] ?? 0;
@@ -202,15 +211,7 @@ function matchEscape(ms: MatchState, s: number, p: number): [number | null, numb
     const r = matchBalance(ms, s, p + 2);
     return r === null ? [null, p, false] : [r, p + 4, true];
   }
-  if (c === 102) { // %f
-    p += 2;
-    if (ms.p[p] !== 91) raise(ms.L, "missing '[' after '%f' in pattern");
-    const ep = classEnd(ms, p);
-    const previous = s === 0 ? 0 : ms.src[s - 1] ?? 0;
-    const current = s === ms.srcEnd ? 0 : ms.src[s] ?? 0;
-    if (!matchBracketClass(ms, previous, p, ep - 1) && matchBracketClass(ms, current, p, ep - 1)) return [s, ep, true];
-    return [null, p, false];
-  }
+  if (c === 102) return matchFrontier(ms, s, p + 2); // %f
   if (isdigit(c)) {
     const r = matchCapture(ms, s, c);
     return r === null ? [null, p, false] : [r, p + 2, true];
@@ -291,6 +292,24 @@ function noSpecials(p: LuaString): boolean {
   return true;
 }
 
+/**
+ * The byte every match must start with, when the pattern begins with a mandatory literal (a plain character or an
+ * escaped punctuation mark not followed by '*', '?' or '-'); -1 otherwise. Lets the unanchored loops jump to the
+ * next candidate with indexOf instead of trying every position (same results, far fewer steps).
+ */
+function firstLiteral(p: LuaString): number {
+  let c = p[0];
+  let next = 1;
+  if (c === undefined) return -1;
+  if (c === L_ESC) {
+    c = p[1];
+    if (c === undefined || isalnum(c)) return -1;
+    next = 2;
+  } else if (SPECIALS.has(c) || c === 93) return -1;
+  const q = p[next];
+  return q === 42 || q === 63 || q === 45 ? -1 : c;
+}
+
 function posrelat(pos: number, len: number): number {
   if (pos >= 0) return pos;
   if (-pos > len) return 0;
@@ -301,28 +320,34 @@ function plainFind(s: LuaString, p: LuaString, from: number): number {
   return Buffer.from(s.buffer, s.byteOffset, s.length).indexOf(Buffer.from(p.buffer, p.byteOffset, p.length), from);
 }
 
-function findAux(budget: Budget, L: LuaState, find: boolean): number {
-  const s = lauxlib.luaL_checkstring(L, 1);
-  let p = lauxlib.luaL_checkstring(L, 2);
-  let init = posrelat(lauxlib.luaL_optinteger(L, 3, 1), s.length);
-  if (init < 1) init = 1;
-  else if (init > s.length + 1) { lua.lua_pushnil(L); return 1; }
-  if (find && (lua.lua_toboolean(L, 4) || noSpecials(p))) {
-    budget.charge(L, (s.length - init) >> 6);
-    const f = plainFind(s, p, init - 1);
-    if (f > -1) {
-      lua.lua_pushinteger(L, f + 1);
-      lua.lua_pushinteger(L, f + p.length);
-      return 2;
-    }
+function pushPlainFind(budget: Budget, L: LuaState, [s, p]: [LuaString, LuaString], init: number): number {
+  budget.charge(L, (s.length - init) >> 6);
+  const f = plainFind(s, p, init - 1);
+  if (f < 0) {
     lua.lua_pushnil(L);
     return 1;
   }
+  lua.lua_pushinteger(L, f + 1);
+  lua.lua_pushinteger(L, f + p.length);
+  return 2;
+}
+
+function findAux(budget: Budget, L: LuaState, find: boolean): number {
+  const s = lauxlib.luaL_checkstring(L, 1);
+  let p = lauxlib.luaL_checkstring(L, 2);
+  const init = Math.max(1, posrelat(lauxlib.luaL_optinteger(L, 3, 1), s.length));
+  if (init > s.length + 1) { lua.lua_pushnil(L); return 1; }
+  if (find && (lua.lua_toboolean(L, 4) || noSpecials(p))) return pushPlainFind(budget, L, [s, p], init);
   const anchor = p[0] === 94;
   if (anchor) p = p.subarray(1);
   const ms = new MatchState(L, budget, s, p);
+  const lit = anchor ? -1 : firstLiteral(p);
   let s1 = init - 1;
   do {
+    if (lit >= 0) {
+      s1 = s.indexOf(lit, s1);
+      if (s1 < 0) break;
+    }
     ms.reprep();
     const res = match(ms, s1, 0);
     if (res !== null) {
@@ -340,11 +365,16 @@ function gmatch(budget: Budget, L: LuaState): number {
   const s = lauxlib.luaL_checkstring(L, 1);
   const p = lauxlib.luaL_checkstring(L, 2);
   const ms = new MatchState(L, budget, s, p);
+  const lit = firstLiteral(p);
   let src = 0;
   let lastMatch: number | null = null;
   lua.lua_pushjsfunction(L, (L2) => {
     ms.L = L2;
     for (; src <= ms.srcEnd; src++) {
+      if (lit >= 0) {
+        src = s.indexOf(lit, src);
+        if (src < 0) { src = ms.srcEnd + 1; break; }
+      }
       ms.reprep();
       const e = match(ms, src, 0);
       if (e !== null && e !== lastMatch) {
@@ -396,7 +426,7 @@ function addString(ms: MatchState, out: Output, s: number, e: number): void {
   out.add(news.subarray(run));
 }
 
-function addValue(ms: MatchState, out: Output, s: number, e: number, tr: number): void {
+function addValue(ms: MatchState, { out, tr }: { out: Output; tr: number }, s: number, e: number): void {
   const L = ms.L;
   if (tr === lua.LUA_TFUNCTION) {
     lua.lua_pushvalue(L, 3);
@@ -414,29 +444,38 @@ function addValue(ms: MatchState, out: Output, s: number, e: number, tr: number)
   lua.lua_pop(L, 1);
 }
 
+function replacementType(L: LuaState): number {
+  const tr = lua.lua_type(L, 3);
+  const ok = tr === lua.LUA_TNUMBER || tr === lua.LUA_TSTRING || tr === lua.LUA_TFUNCTION || tr === lua.LUA_TTABLE;
+  return ok ? tr : lauxlib.luaL_argerror(L, 3, 'string/function/table expected');
+}
+
 function gsub(budget: Budget, L: LuaState): number {
   const src = lauxlib.luaL_checkstring(L, 1);
   let p = lauxlib.luaL_checkstring(L, 2);
-  const tr = lua.lua_type(L, 3);
+  const tr = replacementType(L);
   const maxS = lauxlib.luaL_optinteger(L, 4, src.length + 1);
-  if (tr !== lua.LUA_TNUMBER && tr !== lua.LUA_TSTRING && tr !== lua.LUA_TFUNCTION && tr !== lua.LUA_TTABLE) {
-    lauxlib.luaL_argerror(L, 3, 'string/function/table expected');
-  }
   const anchor = p[0] === 94;
   if (anchor) p = p.subarray(1);
   const ms = new MatchState(L, budget, src, p);
   const out = new Output(L, budget);
+  const sink = { out, tr };
+  const lit = anchor ? -1 : firstLiteral(p);
   let s = 0;
   let copied = 0;
   let lastMatch: number | null = null;
   let n = 0;
   while (n < maxS) {
+    if (lit >= 0) {
+      s = src.indexOf(lit, s);
+      if (s < 0) break;
+    }
     ms.reprep();
     const e = match(ms, s, 0);
     if (e !== null && e !== lastMatch) {
       n++;
       out.add(src.subarray(copied, s));
-      addValue(ms, out, s, e, tr);
+      addValue(ms, sink, s, e);
       s = copied = lastMatch = e;
     } else if (s < ms.srcEnd) s++;
     else break;

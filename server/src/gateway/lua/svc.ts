@@ -111,12 +111,14 @@ function responsePhase(slot: CallSlot, L: LuaState, fn: string): CallState & { i
   return call as CallState & { input: Required<Pick<LambdaInput, 'response'>> };
 }
 
+interface JsonEncoding { budget: Budget; arrayMtRef: number }
+
 /** A body argument: a string, or a table encoded as JSON. Returns the body and whether it was JSON-encoded. */
-function bodyArg(L: LuaState, budget: Budget, arrayMtRef: number, idx: number, fn: string): { body: Uint8Array; json: boolean } {
+function bodyArg(L: LuaState, enc: JsonEncoding, idx: number, fn: string): { body: Uint8Array; json: boolean } {
   const t = lua.lua_type(L, idx);
   if (t === lua.LUA_TSTRING) return { body: (lua.lua_tolstring(L, idx) as Uint8Array), json: false };
   if (t === lua.LUA_TNIL || t === lua.LUA_TNONE) return { body: new Uint8Array(0), json: false };
-  if (t === lua.LUA_TTABLE) return { body: bytes(encodeAt(L, budget, arrayMtRef, idx)), json: true };
+  if (t === lua.LUA_TTABLE) return { body: bytes(encodeAt(L, enc.budget, enc.arrayMtRef, idx)), json: true };
   return raise(L, `${fn}: body must be a string or a table (encoded as JSON)`);
 }
 
@@ -141,13 +143,13 @@ function exitHeaders(L: LuaState, idx: number): Record<string, string> {
   return out;
 }
 
-function responseFunctions(slot: CallSlot, budget: Budget, arrayMtRef: number): Record<string, LuaCFunction> {
+function responseFunctions(slot: CallSlot, enc: JsonEncoding): Record<string, LuaCFunction> {
   return {
     exit: (L) => {
       const call = current(slot, L);
       const status = lauxlib.luaL_checkinteger(L, 1);
       if (status < 200 || status > 599) raise(L, 'svc.response.exit: status must be an integer from 200 to 599');
-      const { body, json } = bodyArg(L, budget, arrayMtRef, 2, 'svc.response.exit');
+      const { body, json } = bodyArg(L, enc, 2, 'svc.response.exit');
       const headers = exitHeaders(L, 3);
       if (json && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
       call.exit = { status, body: text(body), headers };
@@ -167,7 +169,7 @@ function responseFunctions(slot: CallSlot, budget: Budget, arrayMtRef: number): 
     set_body: (L) => {
       const call = responsePhase(slot, L, 'set_body');
       if (lua.lua_type(L, 1) <= 0) raise(L, 'svc.response.set_body: body must be a string or a table (encoded as JSON)');
-      call.newBody = bodyArg(L, budget, arrayMtRef, 1, 'svc.response.set_body').body;
+      call.newBody = bodyArg(L, enc, 1, 'svc.response.set_body').body;
       return 0;
     },
   };
@@ -198,7 +200,7 @@ export function fillSvc(L: LuaState, slot: CallSlot, budget: Budget, arrayMtRef:
 
   pushFunctions(L, 'svc.request', requestFunctions(slot));
   lua.lua_setfield(L, -2, 'request');
-  pushFunctions(L, 'svc.response', responseFunctions(slot, budget, arrayMtRef));
+  pushFunctions(L, 'svc.response', responseFunctions(slot, { budget, arrayMtRef }));
   lua.lua_setfield(L, -2, 'response');
 
   lua.lua_createtable(L, 0, 4);
