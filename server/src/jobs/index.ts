@@ -4,6 +4,7 @@ import type { Role } from '../config/config.ts';
 import type { Services } from '../services.ts';
 import { repinJob } from './repin.ts';
 import { auditRetentionJob } from './audit-retention.ts';
+import { llmLogPurgeJob } from './llm-log-purge.ts';
 
 export interface Job {
   name: string;
@@ -17,6 +18,7 @@ export interface Job {
 const JOBS: Job[] = [
   repinJob,
   auditRetentionJob,
+  llmLogPurgeJob,
 ];
 
 export function startBackgroundJobs(s: Services, role: Role): () => Promise<void> {

@@ -1,13 +1,224 @@
-// Placeholder until the LLM data plane lands (issue 4): every LLM proxy request answers 501.
-import type { ConfigStore } from '../config-store.ts';
-import type { ProxyHandler } from '../server.ts';
+// The LLM data plane (issue 4). Per request, in order:
+//   route (server.ts) → read body, find the provider endpoint and model → pipeline access phases (ban, ip_acl,
+//   authenticate with Bearer or the provider's native header, authorize models, rules in array order) → budget
+//   admission → upstream call with the stored provider key → response streamed to the client chunk by chunk while
+//   the accounting tap reads it → log phase (accounting.ts), after the client has its answer.
+// Nothing here queries PostgreSQL: config comes from the snapshot, counters from the state store, and usage rows,
+// budget charges and conversation logs go to the batched AccountingWriter.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import { BudgetLedger, type BudgetHold } from '../../budgets/ledger.ts';
+import { readWindowSpend } from '../../budgets/durable.ts';
+import { DatastoreUnavailable } from '../../db/db.ts';
 import type { Services } from '../../services.ts';
+import type { ConfigStore } from '../config-store.ts';
+import { bearerToken } from '../auth/index.ts';
+import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
+import type { RouteMatch } from '../routing.ts';
+import type { ProxyHandler } from '../server.ts';
+import { accountCompleted, releaseHolds, type AccountingDeps } from './accounting.ts';
+import { AccountingWriter } from './accounting-writer.ts';
+import { LlmMsg } from './authorize.ts';
+import { admitBudget } from './budget-gate.ts';
+import { LlmCall } from './call.ts';
+import { attachCall } from './exchange.ts';
+import { ResponseMeter } from './meter.ts';
+import { isObject, parseJson } from './providers/json.ts';
+import { BodyTooLarge, readRequestBody } from './request-body.ts';
+import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
+import { clientResponseHeaders, upstreamRequestHeaders, UpstreamPools } from './upstream.ts';
 
-export function createLlmGateway(_s: Services, _store: ConfigStore): ProxyHandler {
+const HEADERS_TIMEOUT_MS = 10 * 60_000;
+const BODY_TIMEOUT_MS = 5 * 60_000;
+
+interface Deps extends AccountingDeps {
+  s: Services;
+  store: ConfigStore;
+  runtimes: RuntimeCache<LlmRuntime>;
+}
+
+export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler {
+  const pools = new UpstreamPools();
+  const writer = new AccountingWriter(s.db, s.secrets, s.log);
+  const ledger = new BudgetLedger(
+    s.state,
+    async (llmId, scope, tag) => (await readWindowSpend(s.db, llmId, scope, tag)) + writer.pendingSpend(llmId, scope, tag),
+    s.log,
+    (c) => writer.addCharge(c),
+  );
+  const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime(s, snap, proxy as LlmProxyConfig, pools));
+  store.onChange((snap) => runtimes.prune(snap));
+  const d: Deps = { s, store, runtimes, ledger, writer };
   return {
-    async handle(req, res) {
-      req.resume();
-      res.writeHead(501, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'LLM proxying is not implemented yet' }));
+    handle: (req, res, route) => handleLlm(d, req, res, route),
+    async close() {
+      await writer.close();
+      await pools.close();
     },
   };
+}
+
+function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: message });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function render(res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>): void {
+  if (v.kind === 'deny') return sendError(res, v.status, v.message, v.headers);
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...v.headers };
+  if (v.cached) headers['x-tollgate-cache'] = 'hit';
+  res.writeHead(v.status, { ...headers, 'content-length': Buffer.byteLength(v.body) });
+  res.end(v.body);
+}
+
+/** Parses the request into an LlmCall; the provider-native client key is removed from the forwarded query. */
+function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, raw: Buffer): { call: LlmCall; token: string | undefined } {
+  const url = new URL(forwardPath, 'http://gateway.invalid');
+  const ep = rt.adapter.endpoint(req.method ?? 'GET', url.pathname);
+  const token = bearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, url.searchParams);
+  if (url.searchParams.has('key')) url.searchParams.delete('key');
+  let json;
+  let invalid = false;
+  if (ep) {
+    const parsed = raw.length ? parseJson(raw.toString('utf8')) : undefined;
+    if (isObject(parsed)) json = parsed;
+    else invalid = true;
+  }
+  return { call: new LlmCall(rt.adapter, ep, url.pathname, url.search, raw, json, invalid), token };
+}
+
+function factsOf(rt: LlmRuntime, call: LlmCall, raw: Buffer): RequestFacts {
+  const facts: RequestFacts = { method: call.endpoint?.kind ?? 'passthrough', tools: [], model: call.requestedModel };
+  if (rt.needsBody) facts.body = raw.toString('utf8');
+  if (rt.caches && call.endpoint && call.json && !call.stream) facts.cache = { tool: `llm:${call.endpoint.kind}`, payload: `${call.pathname}\n${raw.toString('utf8')}` };
+  return facts;
+}
+
+async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+  const proxy = route.proxy;
+  if (proxy.kind !== 'llm') return sendError(res, 500, 'Internal error');
+  const startMs = d.s.clock.nowMs();
+  const snapshot = d.store.current;
+  const rt = d.runtimes.get(snapshot, proxy);
+  let raw: Buffer;
+  try {
+    raw = await readRequestBody(req);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return sendError(res, 413, LlmMsg.bodyTooLarge);
+    throw err;
+  }
+  const { call, token } = parseCall(rt, req, route.forwardPath, raw);
+  const x = newExchange(d.s, snapshot, proxy, req, factsOf(rt, call, raw), token);
+  attachCall(x, call);
+  let hold: BudgetHold | undefined;
+  let budgetHeaders: Record<string, string> = {};
+  try {
+    let v = await runAccessPhases(rt.pipeline, x, rt.authorize);
+    if (v.kind === 'continue') {
+      const gate = await admitBudget(d.ledger, x, call, startMs);
+      ({ verdict: v, hold, headers: budgetHeaders } = gate);
+    }
+    if (v.kind !== 'continue') {
+      await releaseHolds(d, call, hold);
+      render(res, v);
+      emitFor(x, v.event);
+      return;
+    }
+  } catch (err) {
+    await releaseHolds(d, call, hold).catch(() => undefined);
+    return failBeforeUpstream(d, x, res, err);
+  }
+  await forward(d, rt, { x, res, call, hold, extraHeaders: budgetHeaders, startMs });
+}
+
+function failBeforeUpstream(d: Deps, x: Exchange, res: ServerResponse, err: unknown): void {
+  const unavailable = err instanceof DatastoreUnavailable;
+  d.s.log.warn('LLM request failed before the upstream call', { err, proxy: x.proxy.id });
+  sendError(res, unavailable ? 503 : 500, unavailable ? 'Service unavailable: the datastore is not reachable' : 'Internal error');
+  emitFor(x, { type: 'error', details: { reason: unavailable ? 'datastore_unavailable' : 'internal' } });
+}
+
+function drain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+interface Forwarding {
+  x: Exchange;
+  res: ServerResponse;
+  call: LlmCall;
+  hold: BudgetHold | undefined;
+  /** Budget headers (soft overruns) added to the client's response. */
+  extraHeaders: Record<string, string>;
+  startMs: number;
+}
+
+/** Calls the provider and streams its answer to the client; accounting runs after the client has it. */
+async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
+  const { x, res, call } = f;
+  const proxy = x.proxy as LlmProxyConfig;
+  if (!proxy.providerKey) return upstreamFailed(d, f, 502, LlmMsg.noProviderKey, 'no_provider_key');
+  call.prepareForUpstream();
+  const ac = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) ac.abort();
+  };
+  res.on('close', onClose);
+  let up;
+  try {
+    up = await rt.target.dispatcher.request({
+      origin: rt.target.origin,
+      path: rt.target.basePath + call.pathname + call.search,
+      method: (x.req.method ?? 'GET') as 'GET',
+      headers: upstreamRequestHeaders(x.req.headers, rt.adapter.authHeader(proxy.providerKey)),
+      body: x.req.method === 'GET' || x.req.method === 'HEAD' ? undefined : call.body(),
+      signal: ac.signal,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      bodyTimeout: BODY_TIMEOUT_MS,
+    });
+  } catch (err) {
+    res.off('close', onClose);
+    const timeout = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
+    d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
+    return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
+  }
+  const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
+  const meter = call.endpoint ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, isSse) : undefined;
+  res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
+  let aborted = false;
+  try {
+    for await (const chunk of up.body) {
+      const b = chunk as Buffer;
+      // The client gets each chunk first; the tap reads it afterwards, so accounting never delays the stream.
+      if (!res.write(b)) await drain(res);
+      meter?.push(b);
+    }
+    res.end();
+  } catch {
+    aborted = true;
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+  const metered = meter?.finish();
+  if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
+  await accountCompleted(d, x, call, f.hold, { status: up.statusCode, metered, aborted, startMs: f.startMs }, rt.completionHooks);
+}
+
+async function upstreamFailed(d: Deps, f: Forwarding, status: number, message: string, reason: string): Promise<void> {
+  await releaseHolds(d, f.call, f.hold).catch(() => undefined);
+  sendError(f.res, status, message);
+  emitFor(f.x, { type: 'error', details: { reason, status } });
 }

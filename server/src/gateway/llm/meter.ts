@@ -1,0 +1,75 @@
+// The accounting tap on a response: fed the bytes exactly as they are forwarded to the client (after each write),
+// it reads usage and generated text from the JSON body or the SSE events. It never holds more than the owner's LLM
+// body cap (spec: private:permissions:llm:max_resp_body_kb, default 2048 KB): past the cap it stops parsing, and
+// the tokens are estimated as characters / 4 (the stream itself is not affected).
+import type { TokenUsage } from '../../pricing/cost.ts';
+import { parseJson } from './providers/json.ts';
+import type { Endpoint, Json, ProviderAdapter, StreamReader } from './providers/index.ts';
+import type { ProviderError } from './providers/types.ts';
+import { SseParser } from './sse.ts';
+
+export interface Metered {
+  /** Usage the provider reported, if it was read. */
+  usage: TokenUsage | undefined;
+  /** Generated text (JSON answer or stream deltas), '' past the cap. */
+  text: string;
+  /** The whole JSON body (for static_cache), only when it fit under the cap. */
+  jsonText: string | undefined;
+  error: ProviderError | undefined;
+  /** Bytes the upstream sent. */
+  bytes: number;
+  overCap: boolean;
+}
+
+export class ResponseMeter {
+  private bytes = 0;
+  private overCap = false;
+  private readonly chunks: Buffer[] = [];
+  private readonly sse: SseParser | undefined;
+  private readonly reader: StreamReader | undefined;
+
+  constructor(private readonly adapter: ProviderAdapter, private readonly ep: Endpoint, private readonly capBytes: number, isSse: boolean) {
+    if (isSse) {
+      const reader = adapter.streamReader(ep);
+      this.reader = reader;
+      this.sse = new SseParser((e, d) => reader.onEvent(e, d), capBytes);
+    }
+  }
+
+  push(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.overCap) return;
+    if (this.bytes > this.capBytes) {
+      this.overCap = true;
+      this.chunks.length = 0;
+      return;
+    }
+    if (this.sse) this.sse.push(chunk);
+    else this.chunks.push(chunk);
+  }
+
+  finish(): Metered {
+    const base = { bytes: this.bytes, overCap: this.overCap };
+    if (this.overCap) return { ...base, usage: undefined, text: '', jsonText: undefined, error: undefined };
+    if (this.sse && this.reader) {
+      this.sse.end();
+      return { ...base, usage: this.reader.usage(), text: this.reader.text(), jsonText: undefined, error: undefined };
+    }
+    const jsonText = Buffer.concat(this.chunks).toString('utf8');
+    const body: Json | undefined = parseJson(jsonText);
+    if (body === undefined) return { ...base, usage: undefined, text: '', jsonText: undefined, error: undefined };
+    return {
+      ...base,
+      usage: this.adapter.usageFromJson(this.ep, body),
+      text: this.adapter.completionFromJson(this.ep, body),
+      jsonText,
+      error: this.adapter.errorFromJson(body),
+    };
+  }
+}
+
+/** The fallback when usage could not be read: prompt bytes / 4 in, generated characters (or all bytes) / 4 out. */
+export function estimateUsage(promptBytes: number, m: Metered): TokenUsage {
+  const outChars = m.overCap ? m.bytes : m.text.length;
+  return { inputTokens: Math.ceil(promptBytes / 4), cachedInputTokens: 0, outputTokens: Math.ceil(outChars / 4) };
+}

@@ -1,0 +1,54 @@
+// What the LLM data plane builds once per config version and proxy: the generic pipeline with the LLM rule types
+// (prompt_replace, prompt_guard, model_route, rate_limit with tokens_per_minute), the provider adapter, the
+// authorize phase and the upstream target. The request path only runs what is built here.
+import type { LlmProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { Services } from '../../services.ts';
+import { buildPipeline, GENERIC_RULE_BUILDERS, type Authorize, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import { buildLambda } from '../rules/lambda/handler.ts';
+import { buildModelRoute } from '../rules/model_route/handler.ts';
+import { buildPromptGuard } from '../rules/prompt_guard/handler.ts';
+import { buildPromptReplace } from '../rules/prompt_replace/handler.ts';
+import { buildRateLimit } from '../rules/rate_limit/handler.ts';
+import { buildTokensPerMinute } from '../rules/rate_limit/tokens-per-minute.ts';
+import { createAuthorize } from './authorize.ts';
+import { PROVIDER_ADAPTERS, type ProviderAdapter } from './providers/index.ts';
+import type { LlmRuleHandler } from './rule-handler.ts';
+import type { UpstreamPools, UpstreamTarget } from './upstream.ts';
+
+export const LLM_RULE_BUILDERS: RuleBuilders<LlmRuleHandler> = {
+  ...GENERIC_RULE_BUILDERS,
+  rate_limit: (entries) => [...buildRateLimit(entries), ...buildTokensPerMinute(entries)],
+  prompt_replace: buildPromptReplace,
+  prompt_guard: buildPromptGuard,
+  model_route: buildModelRoute,
+  // Lambdas run in the access phase only on LLM proxies (phase response is refused when the rules are saved).
+  lambda: (entries, ctx) => buildLambda(entries.filter((e) => e.rule.phase === 'access'), ctx),
+};
+
+export interface LlmRuntime {
+  proxy: LlmProxyConfig;
+  pipeline: Pipeline<LlmRuleHandler>;
+  adapter: ProviderAdapter;
+  authorize: Authorize;
+  target: UpstreamTarget;
+  /** Rules that look at the generated text (prompt_guard phase response). */
+  completionHooks: LlmRuleHandler[];
+  /** The request body is handed to the pipeline only when a rule reads it (lambda). */
+  needsBody: boolean;
+  /** static_cache rules present: non-streaming requests get cache material. */
+  caches: boolean;
+}
+
+export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: UpstreamPools, builders = LLM_RULE_BUILDERS): LlmRuntime {
+  const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
+  return {
+    proxy,
+    pipeline,
+    adapter: PROVIDER_ADAPTERS[proxy.provider],
+    authorize: createAuthorize(proxy),
+    target: pools.target(proxy.upstreamUrl, proxy.pin),
+    completionHooks: pipeline.handlers.filter((h) => h.onCompletion),
+    needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),
+    caches: pipeline.handlers.some((h) => h.ruleType === 'static_cache'),
+  };
+}

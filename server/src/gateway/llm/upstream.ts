@@ -1,0 +1,69 @@
+// The upstream side of an LLM request: one keep-alive connection pool per provider origin (and DNS pin), the
+// headers the provider receives (client credentials stripped, the stored provider key injected), and the headers
+// the client gets back (hop-by-hop ones removed). Bodies are never decompressed or changed: the gateway asks the
+// provider for `identity` encoding so the accounting tap can read usage from the bytes it forwards.
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
+import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
+import type { Pin } from '../../net/upstream-guard.ts';
+
+/** Headers a client may send that must never reach the provider: hop-by-hop, and every place a client key travels. */
+const REQUEST_DROP = new Set([
+  'host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
+  'content-length', 'expect', 'accept-encoding', 'cookie',
+  'authorization', 'x-api-key', 'x-goog-api-key',
+  'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip',
+]);
+
+const RESPONSE_DROP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export function upstreamRequestHeaders(inbound: IncomingHttpHeaders, auth: readonly [string, string] | undefined): Record<string, string | string[]> {
+  const listed = typeof inbound.connection === 'string' ? inbound.connection.toLowerCase().split(',').map((s) => s.trim()) : [];
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(inbound)) {
+    if (v === undefined || REQUEST_DROP.has(k) || listed.includes(k)) continue;
+    out[k] = v;
+  }
+  out['accept-encoding'] = 'identity';
+  if (auth) out[auth[0]] = auth[1];
+  return out;
+}
+
+export function clientResponseHeaders(upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(upstream)) {
+    if (v === undefined || RESPONSE_DROP.has(k) || k.startsWith('proxy-')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export interface UpstreamTarget {
+  origin: string;
+  /** Path prefix of the provider base URL ('' for a bare origin). */
+  basePath: string;
+  dispatcher: Dispatcher;
+}
+
+/** Connection pools shared across config versions, so a config change does not drop warm connections. */
+export class UpstreamPools {
+  private readonly agents = new Map<string, Dispatcher>();
+
+  target(baseUrl: string, pin: Pin | null): UpstreamTarget {
+    const u = new URL(baseUrl);
+    const key = `${u.origin}|${pin ? `${pin.ip}:${pin.port}` : ''}`;
+    let dispatcher = this.agents.get(key);
+    if (!dispatcher) {
+      dispatcher = pin && pin.hostname === u.hostname.replace(/^\[|\]$/g, '')
+        ? createPinnedAgent(pin, { keepAliveTimeoutMs: 60_000 })
+        : new Agent({ keepAliveTimeout: 60_000, connections: 256 });
+      this.agents.set(key, dispatcher);
+    }
+    return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, ''), dispatcher };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.agents.values()].map((a) => a.close()));
+    this.agents.clear();
+  }
+}
