@@ -10,6 +10,11 @@
 // requests' reservations is still below the cap, so N parallel requests overshoot the cap by at most what their
 // reservations under-estimated. When the response is accounted the actual cost is charged and the reservation
 // released, in that order (an observer may count a request twice for an instant, never zero times).
+//
+// After a Redis flush the first request that finds a window missing rebuilds it from PostgreSQL plus this process's
+// unflushed charges. Charges that land on the new key while that read is in flight can be counted twice (the
+// window errs towards blocking); charges another replica has not flushed yet (at most one flush interval) are the
+// only ones a rebuild can miss.
 import type { BudgetConfig } from '../contract/snapshot.ts';
 import type { Logger } from '../log.ts';
 import type { State } from '../state/state.ts';
@@ -72,6 +77,8 @@ function windowTtl(w: BudgetWindow, nowMs: number): number {
 
 export class BudgetLedger {
   private readonly hydrating = new Map<string, Promise<void>>();
+  /** Track-only windows this process has already made sure exist (so their first charge never has to rebuild). */
+  private readonly warm = new Set<string>();
 
   constructor(
     private readonly state: State,
@@ -105,7 +112,10 @@ export class BudgetLedger {
   private async check(e: HoldEntry, estimate: number, nowMs: number) {
     const capMicro = capMicroCents(e.scope.budget);
     const v: ScopeVerdict = { scope: e.scope, window: e.window, spentMicro: 0, capMicro };
-    if (capMicro <= 0) return { v, othersReserved: 0, hard: false };
+    if (capMicro <= 0) {
+      await this.warmUp(e, nowMs);
+      return { v, othersReserved: 0, hard: false };
+    }
     let othersReserved = 0;
     if (e.hard) {
       const r = await this.state.incr(keys(e.scope, e.window).reserved, estimate, RESERVATION_TTL_MS, true);
@@ -152,6 +162,18 @@ export class BudgetLedger {
     await this.state.set(k.spent, '1', ttl);
     await this.state.incr(k.marker, 1, ttl);
     return window;
+  }
+
+  /**
+   * A track-only window is not read per request, so without this its first charge would find it missing and rebuild
+   * it while other charges land (counting those twice). Reading it once per process and window rebuilds it first.
+   */
+  private async warmUp(e: HoldEntry, nowMs: number): Promise<void> {
+    const k = keys(e.scope, e.window).spent;
+    if (this.warm.has(k)) return;
+    await this.readSpent(e.scope, e.window, nowMs);
+    if (this.warm.size >= 10_000) this.warm.clear();
+    this.warm.add(k);
   }
 
   private async charge(e: HoldEntry, amount: number, nowMs: number): Promise<void> {
