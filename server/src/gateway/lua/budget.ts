@@ -38,6 +38,7 @@ export class Budget {
   maxAlloc = 0;
   failure: string | null = null;
   private deadline = 0;
+  private outer: Budget | null = null;
 
   constructor(readonly limits: LambdaLimits) {}
 
@@ -50,12 +51,15 @@ export class Budget {
     this.maxAlloc = Math.max(this.limits.maxAllocBytes, 8 * givenBytes);
     this.deadline = performance.now() + this.limits.wallMs;
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
+    this.outer = guard.active; // another lambda's call, if the gateway ran this one from inside it
     guard.active = this;
   }
 
-  /** Ends a call; the string guard goes quiet again. */
+  /** Ends a call; the string guard goes back to the enclosing call, if any. */
   stop(): void {
-    if (guard.active === this) guard.active = null;
+    if (guard.active !== this) return;
+    guard.active = this.outer;
+    this.outer = null;
   }
 
   /** Adds `units` of work (1 unit ≈ one VM instruction) and fails the call when a limit is crossed. */

@@ -72,6 +72,9 @@ class Lambda implements CompiledLambda {
       const status = lua.lua_pcall(L, 0, 0, 0);
       this.budget.stop();
       return this.outcome(L, status, call);
+    } catch (err) {
+      // fengari turns every error inside the call into a status; reaching here is a bug in the engine.
+      return { kind: 'error', message: `internal error in the lambda engine (${err instanceof Error ? err.name : 'unknown'})` };
     } finally {
       this.budget.stop();
       lua.lua_settop(L, 0);

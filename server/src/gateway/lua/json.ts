@@ -19,7 +19,24 @@ const INT32_MAX = 2147483647;
 
 class JsonError extends Error {}
 
-interface JsonContext { L: LuaState; budget: Budget; arrayMtRef: number; pending: number }
+interface JsonContext {
+  L: LuaState;
+  budget: Budget;
+  arrayMtRef: number;
+  pending: number;
+  /** Bytes of JSON text encode has committed to so far (checked before each string is converted). */
+  size: number;
+}
+
+function newContext(L: LuaState, budget: Budget, arrayMtRef: number): JsonContext {
+  return { L, budget, arrayMtRef, pending: 0, size: 0 };
+}
+
+/** Grows the encoded size and fails (memory budget) before building text larger than a string may be. */
+function grow(ctx: JsonContext, bytes: number): void {
+  ctx.size += bytes;
+  if (ctx.size > ctx.budget.maxString) ctx.budget.checkString(ctx.L, ctx.size);
+}
 
 function tick(ctx: JsonContext): void {
   if (++ctx.pending >= 256) {
@@ -75,9 +92,15 @@ function isArrayMarked(ctx: JsonContext, idx: number): boolean {
   return marked;
 }
 
-function readKey(L: LuaState, idx: number): string {
+function readKey(ctx: JsonContext, idx: number): string {
+  const { L } = ctx;
   const t = lua.lua_type(L, idx);
-  if (t === lua.LUA_TSTRING) return text(lua.lua_tolstring(L, idx) as Uint8Array);
+  if (t === lua.LUA_TSTRING) {
+    const b = lua.lua_tolstring(L, idx) as Uint8Array;
+    grow(ctx, b.length + 3);
+    return text(b);
+  }
+  grow(ctx, 24);
   if (t === lua.LUA_TNUMBER) return String(lua.lua_tonumber(L, idx));
   throw new JsonError(`cannot encode a table key of type ${text(lauxlib.luaL_typename(L, idx))}`);
 }
@@ -108,7 +131,7 @@ function readTable(ctx: JsonContext, idx: number, depth: number): unknown {
     const intKey = lua.lua_isinteger(L, top - 1) ? lua.lua_tointeger(L, top - 1) : 0;
     if (intKey > 0 && maxInt >= 0) maxInt = Math.max(maxInt, intKey);
     else maxInt = -1;
-    entries.push([intKey > 0 ? intKey : readKey(L, top - 1), readValue(ctx, top, depth + 1)]);
+    entries.push([intKey > 0 ? intKey : readKey(ctx, top - 1), readValue(ctx, top, depth + 1)]);
     lua.lua_pop(L, 1);
   }
   if (entries.length > 0 && maxInt === entries.length) {
@@ -124,6 +147,7 @@ function readTable(ctx: JsonContext, idx: number, depth: number): unknown {
 function readValue(ctx: JsonContext, idx: number, depth: number): unknown {
   const { L } = ctx;
   tick(ctx);
+  grow(ctx, 8);
   switch (lua.lua_type(L, idx)) {
     case lua.LUA_TNIL: return null;
     case lua.LUA_TBOOLEAN: return lua.lua_toboolean(L, idx);
@@ -132,7 +156,11 @@ function readValue(ctx: JsonContext, idx: number, depth: number): unknown {
       if (!Number.isFinite(n)) throw new JsonError('cannot encode NaN or infinity');
       return n;
     }
-    case lua.LUA_TSTRING: return text(lua.lua_tolstring(L, idx) as Uint8Array);
+    case lua.LUA_TSTRING: {
+      const b = lua.lua_tolstring(L, idx) as Uint8Array;
+      grow(ctx, b.length * 2); // escapes can double it; checked before the JS string exists
+      return text(b);
+    }
     case lua.LUA_TTABLE: return readTable(ctx, idx, depth);
     case lua.LUA_TLIGHTUSERDATA:
       if (lua.lua_touserdata(L, idx) === JSON_NULL) return null;
@@ -158,7 +186,7 @@ export function jsonFunctions(budget: Budget, arrayMtRef: number): Record<'decod
     budget.charge(L, src.length >> 3);
     const top = lua.lua_gettop(L);
     try {
-      const ctx: JsonContext = { L, budget, arrayMtRef, pending: 0 };
+      const ctx = newContext(L, budget, arrayMtRef);
       pushValue(ctx, JSON.parse(text(src)), 0);
       return 1;
     } catch (err) {
@@ -170,7 +198,7 @@ export function jsonFunctions(budget: Budget, arrayMtRef: number): Record<'decod
     lauxlib.luaL_checkany(L, 1);
     const top = lua.lua_gettop(L);
     try {
-      const ctx: JsonContext = { L, budget, arrayMtRef, pending: 0 };
+      const ctx = newContext(L, budget, arrayMtRef);
       const out = JSON.stringify(readValue(ctx, 1, 0));
       budget.checkString(L, out.length);
       pushText(L, out);
@@ -186,7 +214,7 @@ export function jsonFunctions(budget: Budget, arrayMtRef: number): Record<'decod
     lua.lua_settop(L, 1);
     if (lua.lua_getmetatable(L, 1)) {
       lua.lua_pop(L, 1);
-      if (!isArrayMarked({ L, budget, arrayMtRef, pending: 0 }, 1)) lauxlib.luaL_argerror(L, 1, 'table already has a metatable');
+      if (!isArrayMarked(newContext(L, budget, arrayMtRef), 1)) lauxlib.luaL_argerror(L, 1, 'table already has a metatable');
       return 1;
     }
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, arrayMtRef);
@@ -212,7 +240,7 @@ export function createArrayMarker(L: LuaState): number {
 /** Converts a Lua value at idx to JSON text (used by svc.response.exit / set_body for table bodies). */
 export function encodeAt(L: LuaState, budget: Budget, arrayMtRef: number, idx: number): string {
   try {
-    return JSON.stringify(readValue({ L, budget, arrayMtRef, pending: 0 }, idx, 0));
+    return JSON.stringify(readValue(newContext(L, budget, arrayMtRef), idx, 0));
   } catch (err) {
     if (err instanceof JsonError) raise(L, `cannot encode the body as JSON: ${err.message}`);
     throw err;

@@ -120,6 +120,20 @@ describe('memory budget', () => {
     assert.ok(ms < BOUND_MS * 2, `${ms} ms`);
   });
 
+  it('json.encode of many references to one big string fails before building the text', () => {
+    const { message, ms } = stopped('local s = ("x"):rep(1e6) local t = {} for i = 1, 1000 do t[i] = s end local j = svc.json.encode(t)');
+    assert.match(message, /memory budget \(string of/);
+    assert.ok(ms < BOUND_MS, `${ms} ms`);
+  });
+
+  it('the guard still covers a call after another lambda ran from inside it', () => {
+    const inner = compileOrThrow('local x = ("y"):rep(10)');
+    const outer = compileOrThrow('svc.log.info("run inner") local s = "x" for i = 1, 64 do s = s .. s end');
+    const o = outer.run(makeInput({ log: () => { inner.run(makeInput()); } }));
+    assert.equal(o.kind, 'error');
+    assert.match(o.kind === 'error' ? o.message : '', /memory budget/);
+  });
+
   it('limits are configurable per lambda', () => {
     assert.equal(stopped('local s = ("x"):rep(2000)', { maxStringBytes: 1000 }).message,
       'lambda exceeded its memory budget (string of 2000 bytes; limit 1000)');
