@@ -39,6 +39,7 @@ export class Budget {
   failure: string | null = null;
   private deadline = 0;
   private outer: Budget | null = null;
+  private state: LuaState | null = null;
 
   constructor(readonly limits: LambdaLimits) {}
 
@@ -51,6 +52,7 @@ export class Budget {
     this.maxAlloc = Math.max(this.limits.maxAllocBytes, 8 * givenBytes);
     this.deadline = performance.now() + this.limits.wallMs;
     lua.lua_sethook(L, this.hook, lua.LUA_MASKCOUNT, HOOK_EVERY);
+    this.state = L;
     this.outer = guard.active; // another lambda's call, if the gateway ran this one from inside it
     guard.active = this;
   }
@@ -81,7 +83,7 @@ export class Budget {
 
   /** Accounts for a string the VM just created (quiet once the call failed: the error message is a string too). */
   noteString(L: LuaState, length: number): void {
-    if (this.failure !== null) return;
+    if (this.failure !== null || L !== this.state) return; // another Lua state is not this call's business
     this.allocated += length;
     this.checkString(L, length);
     if (this.allocated > this.maxAlloc) {

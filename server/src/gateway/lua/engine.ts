@@ -2,7 +2,8 @@
 //
 //   compileLambda(source, name, limits?) → { ok: true, lambda } | { ok: false, error }
 //     Compile once per rule version (when the config changes). `name` labels error messages (sanitised).
-//     `limits` overrides DEFAULT_LIMITS (instructions, wallMs, maxStringBytes). Never throws on bad source.
+//     `limits` overrides DEFAULT_LIMITS (instructions, wallMs, maxStringBytes, maxAllocBytes, maxStackSlots).
+//     Never throws on bad source.
 //   lambda.run(input: LambdaInput): LambdaOutcome            (synchronous, never throws)
 //     { kind: 'continue', responseBody? } | { kind: 'exit', status, body, headers } | { kind: 'error', message }
 //   checkLambdaSource(source) → string | null                (syntax/static check only; used by the rule schema)
@@ -68,6 +69,7 @@ class Lambda implements CompiledLambda {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.chunkRef);
       pushEnv(this.sandbox);
       lua.lua_setupvalue(L, 1, 1); // the chunk's only upvalue is _ENV
+      // The bodies' UTF-8 size without measuring them: at most 3 bytes per UTF-16 code unit.
       this.budget.start(L, 3 * (input.request.body.length + (input.response?.body.length ?? 0)));
       const status = lua.lua_pcall(L, 0, 0, 0);
       this.budget.stop();

@@ -14,7 +14,6 @@ import { lauxlib, lua, lualib, pushOwned, raise, type LuaState } from './vm.ts';
 /** Lua base functions offered as svc.<name> (the only globals are svc and setmetatable). */
 export const BASE_HELPERS = ['pairs', 'ipairs', 'next', 'type', 'tostring', 'tonumber', 'select', 'error'] as const;
 const STRING_FUNCS = ['byte', 'char', 'len', 'lower', 'upper', 'reverse', 'sub'] as const;
-const TABLE_FUNCS = ['insert', 'remove', 'unpack'] as const;
 const MATH_FUNCS = ['abs', 'acos', 'asin', 'atan', 'ceil', 'cos', 'deg', 'exp', 'floor', 'fmod', 'log', 'max', 'min',
   'modf', 'rad', 'random', 'sin', 'sqrt', 'tan', 'tointeger', 'type', 'ult', 'huge', 'pi', 'maxinteger', 'mininteger'] as const;
 
@@ -164,8 +163,7 @@ function pushStringLib(L: LuaState, budget: Budget, lib: number): void {
 }
 
 function pushTableLib(L: LuaState, budget: Budget, lib: number): void {
-  lua.lua_createtable(L, 0, 6);
-  copyFields(L, lib, TABLE_FUNCS);
+  lua.lua_createtable(L, 0, 5);
   setFunctions(L, {
     concat: guardedConcat(budget, getFn(L, lib, 'concat')),
     insert: chargedByLength(budget, getFn(L, lib, 'insert'), (n) => n),
