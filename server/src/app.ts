@@ -13,8 +13,6 @@ import { createLogger, type Logger } from './log.ts';
 import { UpstreamGuard, type Lookup } from './net/upstream-guard.ts';
 import { openState } from './state/open.ts';
 import { systemClock, type Clock, type Services } from './services.ts';
-import { buildRouter } from './api/routes/index.ts';
-import { createApiServer } from './api/server.ts';
 import { startGateway, type GatewayHandle } from './gateway/server.ts';
 import { startBackgroundJobs } from './jobs/index.ts';
 
@@ -93,6 +91,8 @@ export async function startTollgate(config: Config, opts: StartOptions = {}): Pr
       s.gatewayAdminUrl = process.env.TOLLGATE_GATEWAY_ADMIN_URL || `http://${config.host}:${config.gatewayAdminPort}`;
     }
     if (role !== 'gateway') {
+      // Loaded only by roles that serve the API, so a gateway-only replica does not carry it in memory.
+      const [{ buildRouter }, { createApiServer }] = await Promise.all([import('./api/routes/index.ts'), import('./api/server.ts')]);
       api = createApiServer(buildRouter(s), s);
       apiUrl = await listen(api, config.host, config.apiPort);
     }

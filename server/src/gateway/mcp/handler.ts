@@ -221,27 +221,33 @@ async function callUpstream(
     sendError(res, 502, McpMsg.notPinned);
     return undefined;
   }
-  const ac = new AbortController();
-  res.once('close', () => { if (!res.writableFinished) ac.abort(); });
+  let up: Dispatcher.ResponseData;
   try {
-    return await rt.agent.request({
+    up = await rt.agent.request({
       origin: rt.target.origin,
       path: upstreamPath(rt.target, route.forwardPath),
       method,
       headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken),
       body,
-      signal: ac.signal,
       headersTimeout: HEADERS_TIMEOUT_MS,
       bodyTimeout: 0,
     });
   } catch (err) {
-    if (ac.signal.aborted) return undefined; // the client went away
+    if (res.destroyed) return undefined; // the client went away
     const timeout = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.ConnectTimeoutError;
     x.s.log.warn('MCP upstream request failed', { proxy: rt.proxy.id, code: (err as { code?: string }).code, message: (err as Error).message });
     emitFor(x, { type: 'error', details: { reason: timeout ? 'upstream_timeout' : 'upstream_unreachable', code: (err as { code?: string }).code } });
     sendError(res, timeout ? 504 : 502, timeout ? McpMsg.timeout : McpMsg.unreachable);
     return undefined;
   }
+  // A client that leaves ends the upstream exchange too (an open SSE stream above all). Cheaper than an
+  // AbortController per request; a client gone before the answer started only costs the upstream its reply.
+  if (res.destroyed) {
+    up.body.destroy();
+    return undefined;
+  }
+  res.once('close', () => { if (!up.body.destroyed) up.body.destroy(); });
+  return up;
 }
 
 /** Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. */

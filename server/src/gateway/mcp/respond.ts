@@ -80,18 +80,23 @@ function tooLarge(c: RespondContext, headers: Record<string, string | string[]>,
   return 'too_large';
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of body) {
-    size += (c as Buffer).length;
-    if (size > cap) {
-      body.destroy();
-      return undefined;
-    }
-    chunks.push(c as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > cap) {
+        chunks.length = 0;
+        body.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    });
+    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    body.once('error', (err) => (size > cap ? resolve(undefined) : reject(err)));
+  });
 }
 
 function contentTypeOf(body: string): string {

@@ -140,9 +140,9 @@ test('a JSON-RPC batch is forwarded and answered', async () => {
   ], h);
   assert.equal(r.status, 200, r.text);
   const msgs = r.json ?? sseMessages(r.text);
-  const byId = new Map((Array.isArray(msgs) ? msgs : [msgs]).map((m: { id: number }) => [m.id, m]));
-  assert.equal(byId.get(10).result.content[0].text, 'a');
-  assert.equal(byId.get(11).result.content[0].text, 'b');
+  const byId = new Map<number, any>((Array.isArray(msgs) ? msgs : [msgs]).map((m: { id: number }) => [m.id, m])); // eslint-disable-line @typescript-eslint/no-explicit-any
+  assert.equal(byId.get(10)!.result.content[0].text, 'a');
+  assert.equal(byId.get(11)!.result.content[0].text, 'b');
 });
 
 test('the upstream bearer token is injected and the client Authorization, Cookie and Origin are not forwarded', async () => {

@@ -78,7 +78,8 @@ function splitBan(v: string): [string, number] {
 async function count(x: Exchange, rule: RateLimitRule): Promise<Verdict> {
   const key = rule.match_key as RequestMatchKey;
   const value = matchValue(x, key) ?? '';
-  const suffix = `${x.proxy.id}:${rule.name}:${key}:${key === 'ip' ? value : digest(value)}`;
+  // Short, safe values (addresses, credential ids) are used as they are; free text (user agents, JWT subjects) is hashed.
+  const suffix = `${x.proxy.id}:${rule.name}:${key}:${key !== 'user_agent' && value.length <= 64 ? value : digest(value)}`;
   const windowMs = rule.timespan * 1000;
   try {
     const c = await x.s.state.incr(`rl:${suffix}`, 1, windowMs, rule.reset_expire_on_hit);
