@@ -165,8 +165,8 @@ describe('GET /api/llm and /api/llm/:id', () => {
     await createLlm(await t.createUser(), { name: 'other' });
     const r = await t.request('GET', '/api/llm', { token: u.pat });
     assert.equal(r.status, 200);
-    const byId = (x: { id: string }, y: { id: string }) => x.id.localeCompare(y.id);
-    assert.deepEqual(r.body.proxies, [a, b].sort(byId), 'same second: ties are ordered by id');
+    const oldestFirst = (x: { id: string; createdAt: number }, y: { id: string; createdAt: number }) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1);
+    assert.deepEqual(r.body.proxies, [a, b].sort(oldestFirst), 'oldest first; ties in the same second by id');
     assert.ok(!r.text.includes(PROVIDER_KEY));
   });
 
