@@ -54,14 +54,16 @@ export class SseSplitter {
         if (this.buf.charCodeAt(i + 1) === 10) next = i + 2;
       }
       const line = this.buf.slice(this.pos, i);
-      const empty = line === '' && !this.partialNonEmpty;
+      // In an oversized event the start of this line may have been dropped already: then it is not a field line.
+      const continued = this.partialNonEmpty;
+      const empty = line === '' && !continued;
       this.partialNonEmpty = false;
       if (this.oversized) this.tail = (this.tail + line + '\n').slice(-KEEP);
       this.pos = next;
       if (empty) {
         out.push(this.finishEvent(this.buf.slice(evStart, this.pos)));
         evStart = this.pos;
-      } else if (!this.oversized || (line.length < 1024 && !isData(line))) this.lines.push(line);
+      } else if (!this.oversized || (!continued && line.length < 1024 && !isData(line))) this.lines.push(line);
     }
     if (this.oversized) {
       // Keep only the unfinished line's last character (a lone \r may be half of \r\n).

@@ -3,17 +3,9 @@
 // tools' descriptions). Built once per config version. When a URI is defined twice, the first definition wins (API
 // resources first, then rules in array order).
 import type { McpProxyConfig } from '../../contract/snapshot.ts';
-import type { McpResourceRule } from '../rules/mcp_resource/schema.ts';
+import { resourceFromRule, resourcePointer, type ResourceEntry } from '../rules/mcp_resource/handler.ts';
 
-export interface SyntheticResource {
-  id: string;
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType: string;
-  content: string;
-  annotations?: { audience?: string[]; priority?: number };
-}
+export type SyntheticResource = ResourceEntry;
 
 export interface SyntheticTool {
   name: string;
@@ -39,28 +31,18 @@ export function buildSynthetic(proxy: McpProxyConfig): SyntheticCatalog {
   }
   for (const rule of proxy.rules) {
     if (rule.rule_type !== 'mcp_resource' || !rule.enabled) continue;
-    const res = fromRule(rule);
+    const res = resourceFromRule(rule);
     if (!byUri.has(res.uri)) byUri.set(res.uri, res);
     if (rule.expose_as_tool && rule.tool_name && !tools.has(rule.tool_name)) {
       tools.set(rule.tool_name, { name: rule.tool_name, description: rule.description || rule.resource_name, resource: res });
     }
     for (const t of rule.inject_into_tools) {
       const list = pointers.get(t) ?? [];
-      list.push(`See also the resource "${rule.resource_name}" (${rule.uri}).`);
+      list.push(resourcePointer(rule));
       pointers.set(t, list);
     }
   }
   return { byUri, resources: [...byUri.values()], tools, pointers };
-}
-
-function fromRule(rule: McpResourceRule): SyntheticResource {
-  const annotations: SyntheticResource['annotations'] = {};
-  if (rule.audience.length) annotations.audience = rule.audience;
-  if (rule.priority !== undefined) annotations.priority = rule.priority;
-  return {
-    id: rule.resource_id, uri: rule.uri, name: rule.resource_name, description: rule.description || undefined,
-    mimeType: rule.mime_type, content: rule.content, annotations: Object.keys(annotations).length ? annotations : undefined,
-  };
 }
 
 /** The resources/list entry of a synthetic resource. */
