@@ -28,6 +28,9 @@ const opt = (name, dflt) => {
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').map(Number);
 const SSE = args.includes('--sse');
+const KINDS = opt('kinds', 'tools/call,tools/list').split(',');
+// --gateway-only: skip the direct and bare-proxy runs (profiling the gateway).
+const GATEWAY_ONLY = args.includes('--gateway-only');
 const WARMUP_MS = 1000;
 // With DATABASE_URL the bench uses PostgreSQL in a throw-away schema (--embedded forces PGlite).
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
@@ -221,7 +224,7 @@ async function main() {
   try {
     const { server } = await api(tg.api, pat, 'POST', '/api/mcp', { name: 'bench', url: upstream.url });
     await api(tg.api, pat, 'POST', `/api/mcp/${server.id}/tools`);
-    await api(tg.api, pat, 'PUT', `/api/mcp/${server.id}/rules`, { rules: [
+    if (!args.includes('--no-rules')) await api(tg.api, pat, 'PUT', `/api/mcp/${server.id}/rules`, { rules: [
       { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
       { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
       { rule_type: 'response_replace', tools: ['*'], pattern: '\\b\\d{4}-\\d{4}-\\d{4}-(\\d{4})\\b', replacement: '[card $1]', regex_flags: '' },
@@ -232,7 +235,7 @@ async function main() {
     const up = new URL(upstream.url);
     const gw = new URL(tg.gateway);
     const rows = [];
-    for (const kind of ['tools/call', 'tools/list']) {
+    for (const kind of KINDS) {
       for (const conns of CONNS) {
         const directPool = new Pool(up.origin, { connections: conns });
         const gwPool = new Pool(gw.origin, { connections: conns });
@@ -240,9 +243,10 @@ async function main() {
         const dh = await openSession(directPool, up.pathname, {});
         const gh = await openSession(gwPool, `/${server.id}/`, { authorization: `Bearer ${key.key}` });
         const bh = await openSession(barePool, up.pathname, {});
-        const d = await drive(directPool, up.pathname, dh, kind, conns, SECONDS * 1000);
+        const skipped = { rps: NaN, p50: NaN, p99: NaN, count: 1, errors: 0, cpu: NaN };
+        const d = GATEWAY_ONLY ? skipped : await drive(directPool, up.pathname, dh, kind, conns, SECONDS * 1000);
         const g = await drive(gwPool, `/${server.id}/`, gh, kind, conns, SECONDS * 1000, () => procStat(pid));
-        const b = await drive(barePool, up.pathname, bh, kind, conns, SECONDS * 1000, () => procStat(bare.child.pid));
+        const b = GATEWAY_ONLY ? skipped : await drive(barePool, up.pathname, bh, kind, conns, SECONDS * 1000, () => procStat(bare.child.pid));
         rows.push({ kind, conns, d, g, b });
         await directPool.close();
         await gwPool.close();

@@ -100,7 +100,7 @@ test('a batch with one refused tool is refused as a whole', async () => {
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'secret', arguments: {} } },
   ], { authorization: `Bearer ${k}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' });
   assert.equal(r.status, 200);
-  assert.deepEqual(r.json.map((m: { id: number; error: { code: number } }) => [m.id, m.error.code]), [[1, -32001], [2, -32001]]);
+  assert.deepEqual(r.json.map((m: { id: number; error: { code: number } }) => [m.id, m.error.code]), [[1, -32004], [2, -32001]]);
   assert.match(r.json[1].error.message, /secret/);
   assert.match(r.json[0].error.message, /Batch rejected/);
 });

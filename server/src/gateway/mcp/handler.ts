@@ -125,7 +125,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   if (refused.length) {
     const errs = items.filter((i) => i.id !== undefined).map((i) => {
       const r = refused.find((f) => f.item === i);
-      return rpcError(i.id, RpcCode.notPermitted, r ? r.message : McpMsg.batchRejected);
+      return r ? rpcError(i.id, RpcCode.notPermitted, r.message) : rpcError(i.id, RpcCode.batchRejected, McpMsg.batchRejected);
     });
     for (const r of refused) emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.item.tool !== undefined ? 'tool_not_permitted' : 'resource_not_permitted', method: r.item.method, ...(r.item.uri ? { uri: r.item.uri } : {}) } });
     if (!errs.length) return sendError(res, 403, refused[0]!.message);

@@ -321,6 +321,21 @@ test('lambda response: set_body rewrites the answer per message; a failing one f
       await c.close();
     }
   }
+  // exit in the response phase: a JSON answer is replaced whole; inside an SSE stream it becomes a JSON-RPC error.
+  const exitLua = `if svc.context.tool_name == 'secret' then svc.response.exit(409, '{"error":"withheld"}') end`;
+  for (const [upstream, check] of [[upJson, 'json'], [up, 'sse']] as const) {
+    const { p, key } = await proxyWith([{ rule_type: 'lambda', tools: ['secret'], phase: 'response', name: 'withhold', lua_code: exitLua }], upstream);
+    const sid = await rawSession(p.pathUrl, key);
+    const r = await rawPost(p.pathUrl, call(5, 'secret'), { authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' });
+    if (check === 'json') {
+      assert.equal(r.status, 409);
+      assert.deepEqual(r.json, { error: 'withheld' });
+    } else {
+      const m = sseMessages(r.text).find((x) => x.id === 5);
+      assert.equal(m.error.code, -32003);
+      assert.equal(m.error.message, '{"error":"withheld"}');
+    }
+  }
   const { p, key } = await proxyWith([{ rule_type: 'lambda', tools: ['*'], phase: 'response', name: 'broken', lua_code: `error('boom')` }]);
   const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` });
   const msg = r.json ?? sseMessages(r.text)[0];
