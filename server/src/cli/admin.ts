@@ -11,6 +11,7 @@ import { AdminCommandError, runAdminCommand, type AdminCommand } from '../identi
 import { isEmail, normalizeEmail } from '../identity/users.ts';
 import { createLogger } from '../log.ts';
 import { sendAdminCommand } from './admin-endpoint.ts';
+import { acquireDataDirLock, DataDirBusy } from './data-dir-lock.ts';
 
 export const ADMIN_USAGE = `usage:
   tollgate admin user create --email E [--name N] [--password P | --password-stdin]
@@ -110,12 +111,34 @@ async function runDirect(cmd: AdminCommand, config: Config): Promise<string[]> {
   }
 }
 
-async function execute(cmd: AdminCommand, config: Config): Promise<string[]> {
-  if (!config.databaseUrl) {
+const SERVER_START_WAIT_MS = 30_000;
+
+/**
+ * Embedded mode: a running server gets the command over its admin endpoint. A server that holds the data-dir lock
+ * but has not opened its endpoint yet is still starting: wait for it rather than open the data dir twice.
+ */
+async function executeEmbedded(cmd: AdminCommand, config: Config): Promise<string[]> {
+  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  for (;;) {
     const viaServer = await sendAdminCommand(config.dataDir, cmd);
     if (viaServer.kind === 'done') return viaServer.output;
+    try {
+      const release = acquireDataDirLock(config.dataDir, 'admin');
+      try {
+        return await runDirect(cmd, config);
+      } finally {
+        release();
+      }
+    } catch (err) {
+      if (!(err instanceof DataDirBusy)) throw err;
+      if (err.holder.role !== 'serve' || Date.now() > deadline) throw new AdminCommandError(err.message);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
-  return runDirect(cmd, config);
+}
+
+async function execute(cmd: AdminCommand, config: Config): Promise<string[]> {
+  return config.databaseUrl ? runDirect(cmd, config) : executeEmbedded(cmd, config);
 }
 
 export async function runAdmin(args: string[], config: Config): Promise<number> {

@@ -52,7 +52,24 @@ async function serve(args: string[]): Promise<number> {
   const config = loadConfig();
   const { startTollgate } = await import('../app.ts');
   const { bootstrapAdmin } = await import('./bootstrap.ts');
-  const app = await startTollgate(config, { role });
+  let release = () => undefined as void;
+  if (!config.databaseUrl && role !== 'gateway') {
+    const { acquireDataDirLock, DataDirBusy } = await import('./data-dir-lock.ts');
+    try {
+      release = acquireDataDirLock(config.dataDir, 'serve');
+    } catch (err) {
+      if (!(err instanceof DataDirBusy)) throw err;
+      process.stderr.write(`tollgate: ${err.message}\n`);
+      return 1;
+    }
+  }
+  let app;
+  try {
+    app = await startTollgate(config, { role });
+  } catch (err) {
+    release();
+    throw err;
+  }
   const { log } = app.services;
   if (!config.databaseUrl && role !== 'gateway') await bootstrapAdmin(app.services, app.apiUrl);
   if (app.apiUrl) log.info('management API listening', { url: app.apiUrl });
@@ -69,5 +86,6 @@ async function serve(args: string[]): Promise<number> {
   });
   await stopAdmin();
   await app.close();
+  release();
   return 0;
 }
