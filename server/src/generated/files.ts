@@ -4,6 +4,7 @@ import { buildRouter } from '../api/routes/index.ts';
 import { buildOpenApi } from '../api/openapi/document.ts';
 import type { Services } from '../services.ts';
 import { PACKAGE_VERSION } from '../version.ts';
+import { RULES_DOC_PATH, renderRulesDoc } from './rules-doc.ts';
 
 export interface GeneratedFile {
   path: string;
@@ -14,6 +15,7 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   // Route registration only closes over the services; nothing is called, so an empty object is enough here.
   const router = buildRouter({} as Services);
   return [
+    { path: RULES_DOC_PATH, content: renderRulesDoc() },
     { path: 'docs/openapi.json', content: JSON.stringify(buildOpenApi(router, PACKAGE_VERSION), null, 2) + '\n' },
   ];
 }
