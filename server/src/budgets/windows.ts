@@ -19,7 +19,19 @@ function ymd(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+// Windows are computed per request; the last answer per period is memoised (a pure function of the instant that
+// changes once a day at most), so the hot path does not format dates.
+const lastWindow = new Map<Period, BudgetWindow>();
+
 export function windowAt(period: Period, nowMs: number): BudgetWindow {
+  const cached = lastWindow.get(period);
+  if (cached && (period === 'fixed' || (nowMs >= cached.startMs && nowMs < cached.endMs))) return cached;
+  const w = computeWindow(period, nowMs);
+  lastWindow.set(period, w);
+  return w;
+}
+
+function computeWindow(period: Period, nowMs: number): BudgetWindow {
   const d = new Date(nowMs);
   const dayStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   switch (period) {
@@ -45,9 +57,14 @@ export function rollsOverAt(w: BudgetWindow): number {
   return Math.floor(w.endMs / 1000);
 }
 
+let lastDay = { startMs: 0, endMs: 0, day: 0 };
+
 /** UTC day as the YYYYMMDD integer used by usage history. */
 export function dayNumber(ms: number): number {
-  return Number(ymd(ms).replaceAll('-', ''));
+  if (ms >= lastDay.startMs && ms < lastDay.endMs) return lastDay.day;
+  const startMs = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  lastDay = { startMs, endMs: startMs + DAY_MS, day: Number(ymd(ms).replaceAll('-', '')) };
+  return lastDay.day;
 }
 
 /** Cap in micro-cents; 0 means "track only" (spec: capUsd 0 disables the cap). */

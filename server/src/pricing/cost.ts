@@ -62,9 +62,22 @@ export function costOf(price: ModelPrice, u: TokenUsage): number {
   return Math.round(usd * USD_PER_M_TO_MICRO_CENTS);
 }
 
+// Lookups per (table, provider, model) are memoised: the request path prices every request twice (estimate, actual).
+const lookups = new WeakMap<PricingTable, Map<string, { key: string; price: ModelPrice } | undefined>>();
+
+function lookup(table: PricingTable, provider: ProviderId, model: string): { key: string; price: ModelPrice } | undefined {
+  let m = lookups.get(table);
+  if (!m) lookups.set(table, (m = new Map()));
+  const k = `${provider}|${model}`;
+  if (m.has(k)) return m.get(k);
+  const found = findPrice(table.providers[provider] ?? {}, model);
+  if (m.size < 10_000) m.set(k, found);
+  return found;
+}
+
 export function priceUsage(provider: ProviderId, model: string, u: TokenUsage, atMs: number, tables?: readonly PricingTable[]): Priced {
   const table = tableAt(atMs, tables);
-  const found = findPrice(table.providers[provider] ?? {}, model);
+  const found = lookup(table, provider, model);
   if (!found) return { costMicroCents: 0, pricingVersion: table.version, priceKey: '' };
   return { costMicroCents: costOf(found.price, u), pricingVersion: table.version, priceKey: found.key };
 }

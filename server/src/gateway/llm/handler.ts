@@ -6,6 +6,8 @@
 // Nothing here queries PostgreSQL: config comes from the snapshot, counters from the state store, and usage rows,
 // budget charges and conversation logs go to the batched AccountingWriter.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import type { LlmProxyConfig } from '../../contract/snapshot.ts';
 import { BudgetLedger, type BudgetHold } from '../../budgets/ledger.ts';
 import { readWindowSpend } from '../../budgets/durable.ts';
@@ -143,15 +145,40 @@ function failBeforeUpstream(d: Deps, x: Exchange, res: ServerResponse, err: unkn
   emitFor(x, { type: 'error', details: { reason: unavailable ? 'datastore_unavailable' : 'internal' } });
 }
 
-function drain(res: ServerResponse): Promise<void> {
+/**
+ * Streams the upstream body to the client chunk by chunk (with backpressure); the accounting tap reads each chunk
+ * after it was written, so it never delays the client. Resolves true when either side broke off.
+ */
+function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | undefined): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
+    let done = false;
+    const finish = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      res.off('close', onClose);
+      resolve(aborted);
     };
-    res.on('drain', done);
-    res.on('close', done);
+    const onClose = () => {
+      if (res.writableFinished) return;
+      body.destroy();
+      finish(true);
+    };
+    res.on('close', onClose);
+    body.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) {
+        body.pause();
+        res.once('drain', () => body.resume());
+      }
+      meter?.push(chunk);
+    });
+    body.once('end', () => {
+      res.end();
+      finish(false);
+    });
+    body.once('error', () => {
+      res.destroy();
+      finish(true);
+    });
   });
 }
 
@@ -171,48 +198,32 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   const proxy = x.proxy as LlmProxyConfig;
   if (!proxy.providerKey) return upstreamFailed(d, f, 502, LlmMsg.noProviderKey, 'no_provider_key');
   call.prepareForUpstream();
-  const ac = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) ac.abort();
-  };
-  res.on('close', onClose);
-  let up;
+  let up: Dispatcher.ResponseData;
   try {
     up = await rt.target.dispatcher.request({
       origin: rt.target.origin,
       path: rt.target.basePath + call.pathname + call.search,
-      method: (x.req.method ?? 'GET') as 'GET',
+      method: (x.req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: upstreamRequestHeaders(x.req.headers, rt.adapter.authHeader(proxy.providerKey)),
       body: x.req.method === 'GET' || x.req.method === 'HEAD' ? undefined : call.body(),
-      signal: ac.signal,
       headersTimeout: HEADERS_TIMEOUT_MS,
       bodyTimeout: BODY_TIMEOUT_MS,
     });
   } catch (err) {
-    res.off('close', onClose);
     const timeout = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
     d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
     return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
   }
   const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
-  const meter = call.endpoint ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, isSse) : undefined;
-  res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
-  let aborted = false;
-  try {
-    for await (const chunk of up.body) {
-      const b = chunk as Buffer;
-      // The client gets each chunk first; the tap reads it afterwards, so accounting never delays the stream.
-      if (!res.write(b)) await drain(res);
-      meter?.push(b);
-    }
-    res.end();
-  } catch {
-    aborted = true;
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-  const metered = meter?.finish();
+  const meter = call.endpoint
+    ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
+    : undefined;
+  let aborted = true;
+  if (!res.destroyed) {
+    res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
+    aborted = await pipeBody(up.body, res, meter);
+  } else up.body.destroy();
+  const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
   await accountCompleted(d, x, call, f.hold, { status: up.statusCode, metered, aborted, startMs: f.startMs }, rt.completionHooks);
 }

@@ -3,7 +3,7 @@
 // body cap (spec: private:permissions:llm:max_resp_body_kb, default 2048 KB): past the cap it stops parsing, and
 // the tokens are estimated as characters / 4 (the stream itself is not affected).
 import type { TokenUsage } from '../../pricing/cost.ts';
-import { parseJson } from './providers/json.ts';
+import { lastObjectOf, parseJson } from './providers/json.ts';
 import type { Endpoint, Json, ProviderAdapter, StreamReader } from './providers/index.ts';
 import type { ProviderError } from './providers/types.ts';
 import { SseParser } from './sse.ts';
@@ -11,8 +11,10 @@ import { SseParser } from './sse.ts';
 export interface Metered {
   /** Usage the provider reported, if it was read. */
   usage: TokenUsage | undefined;
-  /** Generated text (JSON answer or stream deltas), '' past the cap. */
+  /** Generated text (JSON answer or stream deltas) when it was collected; '' past the cap. */
   text: string;
+  /** Characters for the chars/4 fallback (see StreamReader.chars). */
+  chars: number;
   /** The whole JSON body (for static_cache), only when it fit under the cap. */
   jsonText: string | undefined;
   error: ProviderError | undefined;
@@ -27,10 +29,17 @@ export class ResponseMeter {
   private readonly chunks: Buffer[] = [];
   private readonly sse: SseParser | undefined;
   private readonly reader: StreamReader | undefined;
+  private readonly wantText: boolean;
 
-  constructor(private readonly adapter: ProviderAdapter, private readonly ep: Endpoint, private readonly capBytes: number, isSse: boolean) {
-    if (isSse) {
-      const reader = adapter.streamReader(ep);
+  constructor(
+    private readonly adapter: ProviderAdapter,
+    private readonly ep: Endpoint,
+    private readonly capBytes: number,
+    o: { sse: boolean; text: boolean },
+  ) {
+    this.wantText = o.text;
+    if (o.sse) {
+      const reader = adapter.streamReader(ep, { text: o.text });
       this.reader = reader;
       this.sse = new SseParser((e, d) => reader.onEvent(e, d), capBytes);
     }
@@ -48,28 +57,31 @@ export class ResponseMeter {
     else this.chunks.push(chunk);
   }
 
-  finish(): Metered {
+  /** `status` of the answer: successful JSON answers get the fast path (usage read alone, no full parse). */
+  finish(status = 200): Metered {
     const base = { bytes: this.bytes, overCap: this.overCap };
-    if (this.overCap) return { ...base, usage: undefined, text: '', jsonText: undefined, error: undefined };
+    if (this.overCap) return { ...base, usage: undefined, text: '', chars: this.bytes, jsonText: undefined, error: undefined };
     if (this.sse && this.reader) {
       this.sse.end();
-      return { ...base, usage: this.reader.usage(), text: this.reader.text(), jsonText: undefined, error: undefined };
+      return { ...base, usage: this.reader.usage(), text: this.reader.text(), chars: this.reader.chars(), jsonText: undefined, error: undefined };
     }
-    const jsonText = Buffer.concat(this.chunks).toString('utf8');
+    const jsonText = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    if (!this.wantText && status < 400) {
+      const inner = lastObjectOf(jsonText, this.adapter.usageKey);
+      const usage = inner === undefined ? undefined : this.adapter.usageFromJson(this.ep, { [this.adapter.usageKey]: inner });
+      if (usage) return { ...base, usage, text: '', chars: 0, jsonText, error: undefined };
+    }
     const body: Json | undefined = parseJson(jsonText);
-    if (body === undefined) return { ...base, usage: undefined, text: '', jsonText: undefined, error: undefined };
-    return {
-      ...base,
-      usage: this.adapter.usageFromJson(this.ep, body),
-      text: this.adapter.completionFromJson(this.ep, body),
-      jsonText,
-      error: this.adapter.errorFromJson(body),
-    };
+    if (body === undefined) return { ...base, usage: undefined, text: '', chars: jsonText.length, jsonText: undefined, error: undefined };
+    const usage = this.adapter.usageFromJson(this.ep, body);
+    // The text is read when someone wants it, or when the chars/4 fallback needs its length.
+    const text = this.wantText || !usage ? this.adapter.completionFromJson(this.ep, body) : '';
+    return { ...base, usage, text, chars: text.length, jsonText, error: usage ? undefined : this.adapter.errorFromJson(body) };
   }
 }
 
 /** The fallback when usage could not be read: prompt bytes / 4 in, generated characters (or all bytes) / 4 out. */
 export function estimateUsage(promptBytes: number, m: Metered): TokenUsage {
-  const outChars = m.overCap ? m.bytes : m.text.length;
+  const outChars = m.overCap ? m.bytes : m.chars;
   return { inputTokens: Math.ceil(promptBytes / 4), cachedInputTokens: 0, outputTokens: Math.ceil(outChars / 4) };
 }

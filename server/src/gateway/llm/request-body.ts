@@ -7,22 +7,26 @@ export const MAX_LLM_REQUEST_BYTES = 32 * 1024 * 1024;
 
 export class BodyTooLarge extends Error {}
 
-export async function readRequestBody(req: IncomingMessage, max = MAX_LLM_REQUEST_BYTES): Promise<Buffer> {
+export function readRequestBody(req: IncomingMessage, max = MAX_LLM_REQUEST_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     req.resume();
-    throw new BodyTooLarge();
+    return Promise.reject(new BodyTooLarge());
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > max) {
-      req.resume();
-      throw new BodyTooLarge();
-    }
-    chunks.push(b);
-  }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > max) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(b);
+    });
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
 }

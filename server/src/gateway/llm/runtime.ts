@@ -37,17 +37,21 @@ export interface LlmRuntime {
   needsBody: boolean;
   /** static_cache rules present: non-streaming requests get cache material. */
   caches: boolean;
+  /** Generated text is collected (conversation logs, response-phase prompt_guard); otherwise only usage is read. */
+  wantsText: boolean;
 }
 
 export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: UpstreamPools, builders = LLM_RULE_BUILDERS): LlmRuntime {
   const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
+  const completionHooks = pipeline.handlers.filter((h) => h.onCompletion);
   return {
     proxy,
     pipeline,
     adapter: PROVIDER_ADAPTERS[proxy.provider],
     authorize: createAuthorize(proxy),
     target: pools.target(proxy.upstreamUrl, proxy.pin),
-    completionHooks: pipeline.handlers.filter((h) => h.onCompletion),
+    completionHooks,
+    wantsText: proxy.logConversations || completionHooks.length > 0,
     needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),
     caches: pipeline.handlers.some((h) => h.ruleType === 'static_cache'),
   };

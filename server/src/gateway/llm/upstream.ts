@@ -18,10 +18,13 @@ const REQUEST_DROP = new Set([
 const RESPONSE_DROP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 export function upstreamRequestHeaders(inbound: IncomingHttpHeaders, auth: readonly [string, string] | undefined): Record<string, string | string[]> {
-  const listed = typeof inbound.connection === 'string' ? inbound.connection.toLowerCase().split(',').map((s) => s.trim()) : [];
+  const listed = typeof inbound.connection === 'string' && inbound.connection.includes(',')
+    ? inbound.connection.toLowerCase().split(',').map((s) => s.trim())
+    : typeof inbound.connection === 'string' ? [inbound.connection.toLowerCase().trim()] : undefined;
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(inbound)) {
-    if (v === undefined || REQUEST_DROP.has(k) || listed.includes(k)) continue;
+  for (const k in inbound) {
+    const v = inbound[k];
+    if (v === undefined || REQUEST_DROP.has(k) || listed?.includes(k)) continue;
     out[k] = v;
   }
   out['accept-encoding'] = 'identity';
@@ -31,7 +34,8 @@ export function upstreamRequestHeaders(inbound: IncomingHttpHeaders, auth: reado
 
 export function clientResponseHeaders(upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(upstream)) {
+  for (const k in upstream) {
+    const v = upstream[k];
     if (v === undefined || RESPONSE_DROP.has(k) || k.startsWith('proxy-')) continue;
     out[k] = v;
   }

@@ -14,8 +14,8 @@ export function fixtureJson(provider: ProviderId, name: string): Json {
 }
 
 /** Feeds an SSE fixture to the adapter's stream reader in chunks of `chunkSize` bytes (1 = byte by byte). */
-export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, chunkSize = 7) {
-  const reader = adapter.streamReader(ep);
+export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, chunkSize = 7, text = true) {
+  const reader = adapter.streamReader(ep, { text });
   const parser = new SseParser((e, d) => reader.onEvent(e, d), 1 << 20);
   const bytes = Buffer.from(wire);
   for (let i = 0; i < bytes.length; i += chunkSize) parser.push(bytes.subarray(i, i + chunkSize));

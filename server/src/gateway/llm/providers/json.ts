@@ -71,3 +71,39 @@ export function firstCount(v: unknown, ...keys: string[]): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * The JSON object that is the value of the last `"<key>":` in a serialized document, without parsing the rest
+ * (responses put usage last; a quote inside a string value is always escaped, so the raw `"key":` sequence is a
+ * key). Undefined when there is no such object or it does not parse.
+ */
+export function lastObjectOf(text: string, key: string): Json | undefined {
+  const needle = `"${key}":`;
+  let at = text.lastIndexOf(needle);
+  while (at >= 0) {
+    let i = at + needle.length;
+    while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+    if (text[i] === '{') {
+      const end = objectEnd(text, i);
+      return end < 0 ? undefined : parseJson(text.slice(i, end + 1));
+    }
+    at = at > 0 ? text.lastIndexOf(needle, at - 1) : -1;
+  }
+  return undefined;
+}
+
+/** Index of the `}` closing the object that starts at `start`, skipping strings; -1 if unbalanced. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) return i;
+  }
+  return -1;
+}

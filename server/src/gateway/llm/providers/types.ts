@@ -32,10 +32,23 @@ export interface StreamReader {
   onEvent(event: string, data: string): void;
   /** Usage the stream reported, if it did. */
   usage(): TokenUsage | undefined;
-  /** Generated text seen so far (conversation logs, and the chars/4 fallback when no usage came). */
+  /** Generated text seen so far ('' unless the reader was asked to collect it). */
   text(): string;
+  /**
+   * Characters for the chars/4 fallback when no usage came: the generated text's length, or, when text is not
+   * collected, the length of the events' payloads (an upper bound).
+   */
+  chars(): number;
   /** The model the provider says answered, if it said. */
   model(): string | undefined;
+}
+
+export interface StreamReaderOptions {
+  /**
+   * Collect the generated text (conversation logs, response-phase prompt_guard). Without it a reader only parses the
+   * events that carry usage, which keeps a stream's per-chunk cost to a substring check.
+   */
+  text: boolean;
 }
 
 export interface ProviderError {
@@ -62,8 +75,10 @@ export interface ProviderAdapter {
   /** Walks every prompt text of the request; a visitor result replaces the text. True when something changed. */
   visitPrompt(ep: Endpoint, body: JsonObject, visit: TextVisitor): boolean;
   usageFromJson(ep: Endpoint, body: Json): TokenUsage | undefined;
+  /** The top-level key holding usage in a JSON answer (read without parsing the whole answer when possible). */
+  readonly usageKey: string;
   completionFromJson(ep: Endpoint, body: Json): string;
   modelFromJson(body: Json): string | undefined;
-  streamReader(ep: Endpoint): StreamReader;
+  streamReader(ep: Endpoint, opts?: StreamReaderOptions): StreamReader;
   errorFromJson(body: Json): ProviderError | undefined;
 }

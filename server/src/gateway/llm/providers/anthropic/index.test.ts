@@ -63,3 +63,10 @@ test('prompt texts: system string or blocks, user/assistant blocks, tool_result 
   assert.doesNotMatch(JSON.stringify(body), /secret/);
   assert.equal(anthropic.maxOutputTokens(messages, body), 512);
 });
+
+test('without text collection only message_start and message_delta are parsed', () => {
+  const r = readStream(anthropic, messages, fixtureText('anthropic', 'message-stream.sse'), 5, false);
+  assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, outputTokens: 15 });
+  assert.equal(r.text(), '');
+  assert.ok(r.chars() > 0);
+});

@@ -59,8 +59,16 @@ class MessagesStreamReader implements StreamReader {
   private input: TokenUsage | undefined;
   private output: number | undefined;
   private m: string | undefined;
+  private dataChars = 0;
+
+  constructor(private readonly wantText = true) {}
 
   onEvent(event: string, data: string): void {
+    // Usage lives in message_start and message_delta; text deltas are parsed only when text is collected.
+    if (!this.wantText) {
+      this.dataChars += data.length;
+      if (event !== 'message_start' && event !== 'message_delta') return;
+    }
     const e = parseJson(data);
     if (!isObject(e)) return;
     switch (str(e, 'type') ?? event) {
@@ -72,7 +80,7 @@ class MessagesStreamReader implements StreamReader {
       }
       case 'content_block_delta': {
         const t = str(obj(e, 'delta'), 'text');
-        if (t) this.parts.push(t);
+        if (t && this.wantText) this.parts.push(t);
         break;
       }
       case 'message_delta': {
@@ -92,6 +100,7 @@ class MessagesStreamReader implements StreamReader {
   }
 
   text() { return this.parts.join(''); }
+  chars() { return this.wantText ? this.text().length : this.dataChars; }
   model() { return this.m; }
 }
 
@@ -112,10 +121,11 @@ export const anthropic: ProviderAdapter = {
   askStreamUsage: () => false,
   maxOutputTokens: (_ep, body) => count(body, 'max_tokens'),
   visitPrompt,
+  usageKey: 'usage',
   usageFromJson: (ep, body) => (ep.kind === 'count_tokens' ? undefined : messagesUsage(obj(body, 'usage'))),
   completionFromJson: (_ep, body) => contentText(body),
   modelFromJson: (body) => str(body, 'model'),
-  streamReader: () => new MessagesStreamReader(),
+  streamReader: (_ep, opts) => new MessagesStreamReader(opts?.text ?? true),
   errorFromJson(body) {
     const e = obj(body, 'error');
     return e ? { type: str(e, 'type') } : undefined;

@@ -75,3 +75,10 @@ test('prompt texts: systemInstruction, contents by role (model = assistant), emb
   assert.equal(gemini.visitPrompt({ kind: 'embed' }, emb, (t) => t + '!'), true);
   assert.deepEqual(emb, { content: { parts: [{ text: 'e!' }] } });
 });
+
+test('without text collection the last usageMetadata is parsed once, at the end', () => {
+  const r = readStream(gemini, { kind: 'generate' }, fixtureText('gemini', 'stream.sse'), 17, false);
+  assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });
+  assert.equal(r.text(), '');
+  assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });
+});

@@ -86,8 +86,22 @@ class GenerateStreamReader implements StreamReader {
   private parts: string[] = [];
   private u: TokenUsage | undefined;
   private m: string | undefined;
+  private dataChars = 0;
+  /** Without text collection: the last chunk that carried usageMetadata, parsed only when usage is asked for. */
+  private lastUsageChunk: string | undefined;
+
+  constructor(private readonly wantText = true) {}
 
   onEvent(_event: string, data: string): void {
+    if (!this.wantText) {
+      this.dataChars += data.length;
+      if (data.includes('"usageMetadata"')) this.lastUsageChunk = data;
+      return;
+    }
+    this.read(data);
+  }
+
+  private read(data: string): void {
     const r = parseJson(data);
     if (!isObject(r)) return;
     this.m = str(r, 'modelVersion') ?? this.m;
@@ -96,8 +110,17 @@ class GenerateStreamReader implements StreamReader {
     if (t) this.parts.push(t);
   }
 
-  usage() { return this.u; }
+  usage() {
+    if (this.lastUsageChunk !== undefined) {
+      this.read(this.lastUsageChunk);
+      this.lastUsageChunk = undefined;
+      this.parts = [];
+    }
+    return this.u;
+  }
+
   text() { return this.parts.join(''); }
+  chars() { return this.wantText ? this.text().length : this.dataChars; }
   model() { return this.m; }
 }
 
@@ -119,10 +142,11 @@ export const gemini: ProviderAdapter = {
   askStreamUsage: () => false,
   maxOutputTokens: (_ep, body) => count(obj(body, 'generationConfig') ?? obj(body, 'generation_config'), 'maxOutputTokens'),
   visitPrompt,
+  usageKey: 'usageMetadata',
   usageFromJson: (ep, body) => (ep.kind === 'count_tokens' ? undefined : lastUsage(body)),
   completionFromJson: (_ep, body) => responses(body).map(candidatesText).join(''),
   modelFromJson: (body) => str(responses(body).at(-1), 'modelVersion'),
-  streamReader: () => new GenerateStreamReader(),
+  streamReader: (_ep, opts) => new GenerateStreamReader(opts?.text ?? true),
   errorFromJson(body) {
     const e = obj(Array.isArray(body) ? body[0] : body, 'error');
     if (!e) return undefined;

@@ -43,3 +43,9 @@ test('errors and FIM prompt texts', () => {
   assert.deepEqual(seen, [['def f(', 'user'], ['return 1', 'user']]);
   assert.deepEqual(body, { prompt: 'DEF F(', suffix: 'RETURN 1' });
 });
+
+test('without text collection the usage chunk is still read', () => {
+  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), 3, false);
+  assert.deepEqual(r.usage(), { inputTokens: 8, cachedInputTokens: 0, outputTokens: 4 });
+  assert.equal(r.text(), '');
+});

@@ -37,9 +37,10 @@ export const mistral: ProviderAdapter = {
       default: return false;
     }
   },
+  usageKey: 'usage',
   usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
   completionFromJson: (ep, body) => (ep.kind === 'embeddings' ? '' : choicesText(body)),
   modelFromJson: (body) => str(body, 'model'),
-  streamReader: () => new ChatStreamReader(),
+  streamReader: (_ep, opts) => new ChatStreamReader(opts?.text ?? true),
   errorFromJson: openAiError,
 };

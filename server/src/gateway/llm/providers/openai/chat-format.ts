@@ -84,14 +84,23 @@ export class ChatStreamReader implements StreamReader {
   private parts: string[] = [];
   private u: TokenUsage | undefined;
   private m: string | undefined;
+  private dataChars = 0;
+
+  constructor(private readonly wantText = true) {}
 
   onEvent(_event: string, data: string): void {
     if (data === '[DONE]' || !data) return;
+    // Without text collection only the chunk carrying usage is parsed (usage is null on the others).
+    if (!this.wantText) {
+      this.dataChars += data.length;
+      if (!data.includes('"usage":{')) return;
+    }
     const chunk = parseJson(data);
     if (!isObject(chunk)) return;
     this.m ??= str(chunk, 'model');
     const u = chatUsage(chunk.usage);
     if (u) this.u = u;
+    if (!this.wantText) return;
     for (const c of arr(chunk, 'choices') ?? []) {
       const delta = obj(c, 'delta');
       const t = delta ? str(delta, 'content') : str(c, 'text');
@@ -101,6 +110,7 @@ export class ChatStreamReader implements StreamReader {
 
   usage() { return this.u; }
   text() { return this.parts.join(''); }
+  chars() { return this.wantText ? this.text().length : this.dataChars; }
   model() { return this.m; }
 }
 

@@ -114,3 +114,13 @@ test('prompt texts of the responses API, legacy completions and embeddings', () 
   openai.visitPrompt({ kind: 'embeddings' }, { input: 'emb' }, collect);
   assert.deepEqual(seen, [['sys', 'system'], ['hello', 'user'], ['parts', 'user'], ['a', 'user'], ['b', 'user'], ['emb', 'user']]);
 });
+
+test('without text collection a stream reader still finds the usage (and counts payload characters)', () => {
+  const chatWire = fixtureText('openai', 'chat-stream.sse');
+  const r = readStream(openai, chat, chatWire, 13, false);
+  assert.deepEqual(r.usage(), { inputTokens: 1300, cachedInputTokens: 1152, outputTokens: 8 });
+  assert.equal(r.text(), '');
+  assert.ok(r.chars() > 'Hello! How can I help?'.length);
+  const resp = readStream(openai, { kind: 'responses' }, fixtureText('openai', 'responses-stream.sse'), 13, false);
+  assert.deepEqual(resp.usage(), { inputTokens: 37, cachedInputTokens: 0, outputTokens: 11 });
+});

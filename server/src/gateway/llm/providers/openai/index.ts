@@ -46,14 +46,21 @@ class ResponsesStreamReader implements StreamReader {
   private parts: string[] = [];
   private u: TokenUsage | undefined;
   private m: string | undefined;
+  private dataChars = 0;
+
+  constructor(private readonly wantText = true) {}
 
   onEvent(event: string, data: string): void {
+    if (!this.wantText) {
+      this.dataChars += data.length;
+      if (event !== 'response.completed' && !data.includes('"response.completed"')) return;
+    }
     const e = parseJson(data);
     if (!isObject(e)) return;
     const type = str(e, 'type') ?? event;
     if (type === 'response.output_text.delta') {
       const d = str(e, 'delta');
-      if (d) this.parts.push(d);
+      if (d && this.wantText) this.parts.push(d);
       return;
     }
     const response = obj(e, 'response');
@@ -65,6 +72,7 @@ class ResponsesStreamReader implements StreamReader {
 
   usage() { return this.u; }
   text() { return this.parts.join(''); }
+  chars() { return this.wantText ? this.text().length : this.dataChars; }
   model() { return this.m; }
 }
 
@@ -96,9 +104,10 @@ export const openai: ProviderAdapter = {
       default: return false;
     }
   },
+  usageKey: 'usage',
   usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
   completionFromJson: (ep, body) => (ep.kind === 'responses' ? responsesText(body) : ep.kind === 'embeddings' ? '' : choicesText(body)),
   modelFromJson: (body) => str(body, 'model'),
-  streamReader: (ep) => (ep.kind === 'responses' ? new ResponsesStreamReader() : new ChatStreamReader()),
+  streamReader: (ep, opts) => (ep.kind === 'responses' ? new ResponsesStreamReader(opts?.text ?? true) : new ChatStreamReader(opts?.text ?? true)),
   errorFromJson: openAiError,
 };

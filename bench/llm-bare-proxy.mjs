@@ -1,0 +1,35 @@
+// The floor the LLM benchmark compares against: the least a Node reverse proxy does per request (node:http server,
+// request body read whole, undici to the upstream, response streamed back chunk by chunk), with no auth, no rules,
+// no accounting and no events. Prints "BARE <url>" when it listens. Argument: the upstream origin.
+import { createServer } from 'node:http';
+import { Pool } from 'undici';
+
+const upstream = new Pool(process.argv[2], { connections: 256 });
+const DROP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    try {
+      const headers = {};
+      for (const [k, v] of Object.entries(req.headers)) if (!DROP.has(k)) headers[k] = v;
+      const up = await upstream.request({ path: req.url, method: req.method, headers, body: Buffer.concat(chunks) });
+      const h = {};
+      for (const [k, v] of Object.entries(up.headers)) if (!DROP.has(k) || k === 'content-length') h[k] = v;
+      res.writeHead(up.statusCode, h);
+      up.body.on('data', (c) => {
+        if (!res.write(c)) {
+          up.body.pause();
+          res.once('drain', () => up.body.resume());
+        }
+      });
+      up.body.on('end', () => res.end());
+      up.body.on('error', () => res.destroy());
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`BARE http://127.0.0.1:${server.address().port}\n`));

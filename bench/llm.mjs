@@ -1,0 +1,307 @@
+#!/usr/bin/env node
+// npm run bench:llm — the LLM gateway benchmark (issue 4 item 6).
+//
+// Starts a loopback upstream speaking the OpenAI wire format (bench/llm-upstream.mjs) and a Tollgate (`tollgate
+// serve`; with DATABASE_URL the API and the gateway run as separate processes on PostgreSQL, else one embedded
+// process) with the provider base pointed at it. Configures an openai LLM proxy through the management API with a
+// provider key, a monthly hard budget that never fires, an ip_acl allow list and a request rate limit, and a client
+// key. Then drives chat completions directly and through the gateway:
+//   - non-streaming at 1, 16 and 64 connections: requests/s, p50, p99, the ratio, gateway CPU µs per request;
+//   - streaming at 1 and 64 connections: time to first chunk (p50/p99), the mean gap between chunks, errors.
+// Every gateway request is authenticated, checked against the rules and the budget, and accounted (usage row,
+// budget charge, audit event). CPU per request is the gateway process's utime+stime from /proc over the measured
+// window divided by the requests; peak RSS is its VmHWM. With `taskset`, the gateway is pinned to core 0 and the
+// upstream and this load generator to the others.
+// Options: --seconds N (default 5), --conns 1,16,64, --stream-conns 1,64, --chunks N, --gap-ms N, --redis (use
+// REDIS_URL for state), --embedded (PGlite even when DATABASE_URL is set).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'undici';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const SECONDS = Number(opt('seconds', '5'));
+const CONNS = opt('conns', '1,16,64').split(',').filter(Boolean).map(Number);
+const STREAM_CONNS = opt('stream-conns', '1,64').split(',').filter(Boolean).map(Number);
+const CHUNKS = opt('chunks', '20');
+const GAP_MS = opt('gap-ms', '1');
+const WARMUP_MS = 1000;
+const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
+const SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
+
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const ncpu = cpus().length;
+const otherCores = ncpu > 1 ? `1-${ncpu - 1}` : '0';
+
+if (hasTaskset && ncpu > 1 && !process.env.TOLLGATE_BENCH_PINNED) {
+  const r = spawnSync('taskset', ['-c', otherCores, process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit', env: { ...process.env, TOLLGATE_BENCH_PINNED: '1' },
+  });
+  process.exit(r.status ?? 1);
+}
+
+function start(name, cores, argv, env, patterns) {
+  const [cmd, a] = hasTaskset ? ['taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
+  const base = { ...process.env };
+  if (!args.includes('--redis')) delete base.REDIS_URL;
+  const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const found = {};
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 90_000);
+    const onData = (d) => {
+      out += d.toString();
+      for (const [k, re] of Object.entries(patterns)) {
+        const m = re.exec(out);
+        if (m && !(k in found)) found[k] = m[1];
+      }
+      if (Object.keys(found).length === Object.keys(patterns).length) {
+        clearTimeout(timer);
+        child.stdout.removeListener('data', onData);
+        child.stderr.removeListener('data', onData);
+        const sink = (x) => { if (process.env.TOLLGATE_BENCH_VERBOSE) process.stderr.write(x); };
+        child.stdout.on('data', sink);
+        child.stderr.on('data', sink);
+        resolve({ child, ...found });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** utime and stime of a process in seconds (all its threads). */
+function cpuSeconds(pid) {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
+}
+
+function peakRssMb(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function api(base, pat, method, path, body) {
+  const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${pat}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
+
+let seq = 0;
+const chatBody = (stream) => JSON.stringify({
+  model: 'gpt-4o-mini', ...(stream ? { stream: true } : {}), max_tokens: 256,
+  messages: [{ role: 'system', content: 'You are a concise assistant.' }, { role: 'user', content: `Question ${++seq}: what is the capital of France?` }],
+});
+
+const quantile = (arr, p) => arr[Math.min(arr.length - 1, Math.floor(p * arr.length))] ?? NaN;
+
+/** Runs `conns` workers for the measured window; `one` returns a sample object or throws. */
+async function drive(conns, ms, one, onWindow) {
+  const samples = [];
+  let errors = 0;
+  let measuring = false;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      try {
+        const s = await one();
+        if (measuring) samples.push(s);
+      } catch {
+        if (measuring) errors++;
+      }
+    }
+  };
+  const workers = Array.from({ length: conns }, worker);
+  await new Promise((r) => setTimeout(r, WARMUP_MS));
+  const before = onWindow?.();
+  measuring = true;
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, ms));
+  measuring = false;
+  const elapsed = (Date.now() - t0) / 1000;
+  const after = onWindow?.();
+  stop = true;
+  await Promise.all(workers);
+  const cpu = before !== undefined ? { user: after.user - before.user, sys: after.sys - before.sys } : undefined;
+  return { samples, errors, elapsed, cpu };
+}
+
+function completionOnce(pool, path, headers) {
+  return async () => {
+    const t0 = process.hrtime.bigint();
+    const r = await pool.request({ path, method: 'POST', headers, body: chatBody(false) });
+    const text = await r.body.text();
+    if (r.statusCode !== 200 || !text.includes('chat.completion')) throw new Error(`status ${r.statusCode}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+}
+
+function streamOnce(pool, path, headers) {
+  return async () => {
+    const t0 = process.hrtime.bigint();
+    const r = await pool.request({ path, method: 'POST', headers, body: chatBody(true) });
+    if (r.statusCode !== 200) {
+      await r.body.text();
+      throw new Error(`status ${r.statusCode}`);
+    }
+    let first;
+    let last;
+    let text = '';
+    const gaps = [];
+    for await (const c of r.body) {
+      const t = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (first === undefined) first = t;
+      else gaps.push(t - last);
+      last = t;
+      text += c.toString();
+    }
+    if (!text.includes('[DONE]')) throw new Error('stream cut');
+    return { ttfc: first, meanGap: gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : 0, total: last };
+  };
+}
+
+/** CPU µs per request: total, and the user/kernel split (kernel time is mostly socket syscalls and wake-ups). */
+function perUnit(cpu, n) {
+  if (!cpu || !n) return {};
+  return { cpuUs: ((cpu.user + cpu.sys) / n) * 1e6, userUs: (cpu.user / n) * 1e6, sysUs: (cpu.sys / n) * 1e6 };
+}
+
+function summarizeLatency(res) {
+  const lat = [...res.samples].sort((a, b) => a - b);
+  return { rps: lat.length / res.elapsed, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), count: lat.length, errors: res.errors, ...perUnit(res.cpu, lat.length) };
+}
+
+function summarizeStream(res) {
+  const ttfc = res.samples.map((s) => s.ttfc).sort((a, b) => a - b);
+  const gaps = res.samples.map((s) => s.meanGap).sort((a, b) => a - b);
+  return { streams: ttfc.length, rps: ttfc.length / res.elapsed, ttfcP50: quantile(ttfc, 0.5), ttfcP99: quantile(ttfc, 0.99), gapP50: quantile(gaps, 0.5), errors: res.errors, ...perUnit(res.cpu, ttfc.length) };
+}
+
+async function startTollgate(common, upstreamUrl) {
+  const env = { ...common, TOLLGATE_PROVIDER_BASE_URL_OPENAI: upstreamUrl };
+  if (!PG) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-llm-'));
+    const tg = await start('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
+      pat: /(svc_pat_[A-Za-z0-9_-]+)/,
+      api: /"msg":"management API listening".*?"url":"([^"]+)"/,
+      gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
+    });
+    return { ...tg, children: [tg.child], cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  Object.assign(env, { TOLLGATE_DB_SCHEMA: SCHEMA, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
+  const cli = (...a) => {
+    const r = spawnSync(process.execPath, [join(root, 'server/bin/tollgate.mjs'), ...a], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tollgate ${a.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  cli('admin', 'user', 'create', '--email', 'bench@localhost');
+  const pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
+  const apiProc = await start('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], env, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
+  const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
+  const gw = await start('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
+  return {
+    child: gw.child, pat, api: apiProc.api, gateway: gw.gateway, children: [apiProc.child, gw.child],
+    cleanup: () => spawnSync('psql', [process.env.DATABASE_URL, '-c', `DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`], { stdio: 'ignore' }),
+  };
+}
+
+async function waitReachable(pool, path, headers) {
+  for (let i = 0; i < 60; i++) {
+    const r = await pool.request({ path, method: 'POST', headers, body: chatBody(false) });
+    await r.body.text();
+    if (r.statusCode === 200) return;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error('the proxy never answered 200');
+}
+
+async function main() {
+  const upstream = await start('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs'), '--chunks', CHUNKS, '--gap-ms', GAP_MS], {}, { url: /UPSTREAM (\S+)/ });
+  const common = {
+    TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
+    TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info', TOLLGATE_CONFIG_POLL_MS: '500',
+  };
+  let tg;
+  try {
+    tg = await startTollgate(common, upstream.url);
+  } catch (e) {
+    upstream.child.kill();
+    throw e;
+  }
+  const bare = await start('bare proxy', '0', [join(root, 'bench/llm-bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
+  const children = [upstream.child, ...tg.children, bare.child];
+  const pid = tg.child.pid;
+  try {
+    const proxy = await api(tg.api, tg.pat, 'POST', '/api/llm', {
+      name: 'bench', provider: 'openai', providerKey: 'sk-bench-provider-key',
+      budget: { period: 'monthly', capUsd: 1_000_000, hardBlock: true },
+    });
+    await api(tg.api, tg.pat, 'PUT', `/api/llm/${proxy.id}/rules`, { rules: [
+      { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
+      { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
+    ] });
+    const { key } = await api(tg.api, tg.pat, 'POST', '/api/keys', { name: 'bench', llmPermissions: [{ id: proxy.id, models: ['*'] }] });
+    const direct = { origin: new URL(upstream.url).origin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-provider-key' } };
+    const gateway = { origin: new URL(tg.gateway).origin, path: `/${proxy.id}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` } };
+    {
+      const p = new Pool(gateway.origin, { connections: 1 });
+      await waitReachable(p, gateway.path, gateway.headers);
+      await p.close();
+    }
+
+    const rows = [];
+    console.log('non-streaming chat completions');
+    console.log('conns | direct rps   p50 ms   p99 ms | gateway rps   p50 ms   p99 ms  errors  CPU µs/req (user+sys) | rps ratio  added p50 ms | bare proxy CPU µs/req  added p50 ms');
+    for (const conns of CONNS) {
+      const dp = new Pool(direct.origin, { connections: conns });
+      const gp = new Pool(gateway.origin, { connections: conns });
+      const bp = new Pool(bare.url, { connections: conns });
+      const d = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(dp, direct.path, direct.headers)));
+      const g = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(gp, gateway.path, gateway.headers), () => cpuSeconds(pid)));
+      const b = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(bp, direct.path, direct.headers), () => cpuSeconds(bare.child.pid)));
+      await Promise.all([dp.close(), gp.close(), bp.close()]);
+      rows.push({ kind: 'completion', conns, d, g, b });
+      const pad = (v, n) => String(v).padStart(n);
+      console.log(`${pad(conns, 5)} | ${pad(d.rps.toFixed(0), 10)} ${pad(d.p50.toFixed(3), 8)} ${pad(d.p99.toFixed(3), 8)} | ${pad(g.rps.toFixed(0), 11)} ${pad(g.p50.toFixed(3), 8)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors + d.errors, 7)} ${pad(`${g.cpuUs.toFixed(0)} (${g.userUs.toFixed(0)}+${g.sysUs.toFixed(0)})`, 22)} | ${pad((g.rps / d.rps).toFixed(2), 9)} ${pad((g.p50 - d.p50).toFixed(3), 13)} | ${pad(`${b.cpuUs.toFixed(0)} (${b.userUs.toFixed(0)}+${b.sysUs.toFixed(0)})`, 21)} ${pad((b.p50 - d.p50).toFixed(3), 13)}`);
+    }
+    console.log(`\nstreaming chat completions (${CHUNKS} content chunks, ${GAP_MS} ms apart)`);
+    console.log('conns | direct ttfc p50   p99   gap p50 | gateway ttfc p50   p99   gap p50  errors  CPU µs/stream (user+sys) | added ttfc p50 ms  added gap ms | bare CPU µs/stream  added ttfc p50 ms');
+    for (const conns of STREAM_CONNS) {
+      const dp = new Pool(direct.origin, { connections: conns });
+      const gp = new Pool(gateway.origin, { connections: conns });
+      const bp = new Pool(bare.url, { connections: conns });
+      const d = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(dp, direct.path, direct.headers)));
+      const g = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(gp, gateway.path, gateway.headers), () => cpuSeconds(pid)));
+      const b = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(bp, direct.path, direct.headers), () => cpuSeconds(bare.child.pid)));
+      await Promise.all([dp.close(), gp.close(), bp.close()]);
+      rows.push({ kind: 'stream', conns, d, g, b });
+      const pad = (v, n) => String(v).padStart(n);
+      console.log(`${pad(conns, 5)} | ${pad(d.ttfcP50.toFixed(3), 16)} ${pad(d.ttfcP99.toFixed(3), 5)} ${pad(d.gapP50.toFixed(3), 9)} | ${pad(g.ttfcP50.toFixed(3), 17)} ${pad(g.ttfcP99.toFixed(3), 5)} ${pad(g.gapP50.toFixed(3), 9)} ${pad(g.errors + d.errors, 7)} ${pad(`${g.cpuUs.toFixed(0)} (${g.userUs.toFixed(0)}+${g.sysUs.toFixed(0)})`, 25)} | ${pad((g.ttfcP50 - d.ttfcP50).toFixed(3), 17)} ${pad((g.gapP50 - d.gapP50).toFixed(3), 13)} | ${pad(b.cpuUs.toFixed(0), 18)} ${pad((b.ttfcP50 - d.ttfcP50).toFixed(3), 17)}`);
+    }
+    const rss = peakRssMb(pid);
+    console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
+    console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
+    console.log('gateway path: client key auth, ip_acl allow list, rate_limit (api_key), monthly hard budget (reserve + settle), usage accounting, audit event per request');
+    console.log('bare proxy = node:http + undici streaming passthrough with no auth, rules, accounting or events (bench/llm-bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
+    console.log(JSON.stringify({ rows: rows.map((r) => ({ kind: r.kind, conns: r.conns, direct: r.d, gateway: r.g, bareProxy: r.b })), peakRssMb: Math.round(rss) }, (_k, v) => (typeof v === 'number' ? +v.toFixed(3) : v)));
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    tg.cleanup();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
