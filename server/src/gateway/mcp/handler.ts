@@ -88,9 +88,10 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
     if (err instanceof BodyTooLarge) return sendError(res, 413, McpMsg.bodyTooLarge);
     throw err;
   }
+  const text = raw.toString('utf8');
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(text);
   } catch {
     return sendJson(res, 400, rpcError(null, RpcCode.parseError, 'Parse error'));
   }
@@ -102,7 +103,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   const x = newExchange(s, snap, rt.proxy, req, {
     method: batch ? 'batch' : first.method ?? 'response',
     tools,
-    body: raw.toString('utf8'),
+    body: text,
     cache: !batch && first.tool !== undefined && first.id !== undefined && !rt.synthetic.tools.has(first.tool)
       ? { tool: first.tool, payload: JSON.stringify(isRecord(first.msg.params) ? first.msg.params.arguments ?? null : null) }
       : undefined,

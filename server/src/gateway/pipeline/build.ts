@@ -99,13 +99,15 @@ export class RuntimeCache<T> {
     return rt;
   }
 
-  /** Drops runtimes of proxies that no longer exist. */
+  /**
+   * Called with each new snapshot: drops every runtime built from an older one (they are rebuilt lazily on the next
+   * request), so an idle proxy never pins an old snapshot in memory. `dispose` runs for proxies that are gone.
+   */
   prune(snapshot: Snapshot): void {
     for (const [id, cur] of this.byProxy) {
-      if (!snapshot.proxies.has(id)) {
-        this.byProxy.delete(id);
-        this.dispose?.(cur.rt, undefined);
-      }
+      if (cur.snapshot === snapshot) continue;
+      this.byProxy.delete(id);
+      if (!snapshot.proxies.has(id)) this.dispose?.(cur.rt, undefined);
     }
   }
 
