@@ -1,0 +1,109 @@
+// Two gateway processes on one PostgreSQL and one Redis share an LLM budget window (issue 4: "several gateway
+// replicas share one window through Redis"): spend charged through one gateway counts in the other, a hard cap
+// reached through one refuses requests on both, and parallel requests spread over both cannot overshoot it by more
+// than one request. The second gateway is a real child process (`tollgate serve --role gateway`) on the same schema,
+// key prefix and master key. Needs DATABASE_URL and REDIS_URL.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
+import { startFakeProvider, type FakeProvider } from '../server/src/gateway/llm/fake-providers.ts';
+import { rawLlm } from '../server/src/gateway/llm/test-kit.ts';
+
+const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
+const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
+
+let t: TestApp;
+let fake: FakeProvider;
+let child: ChildProcess | undefined;
+let gatewayB = '';
+const iso = newIsolation();
+
+async function startChildGateway(): Promise<string> {
+  const bin = fileURLToPath(new URL('../server/bin/tollgate.mjs', import.meta.url));
+  child = spawn(process.execPath, [bin, 'serve', '--role', 'gateway'], {
+    env: {
+      ...process.env,
+      TOLLGATE_DB_SCHEMA: iso.schema, TOLLGATE_REDIS_PREFIX: iso.redisPrefix, TOLLGATE_MASTER_KEY: iso.masterKey,
+      TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0', TOLLGATE_CONFIG_POLL_MS: '500',
+      TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',
+      TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`child gateway did not start: ${buf}`)), 30_000);
+    child!.stderr!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /"msg":"gateway listening".*?"url":"([^"]+)"/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child!.once('exit', (code) => reject(new Error(`child gateway exited with ${code}: ${buf}`)));
+  });
+}
+
+before(async () => {
+  if (!shared) return;
+  fake = await startFakeProvider('openai');
+  t = await startTestApp({ isolation: iso, env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
+  gatewayB = await startChildGateway();
+});
+after(async () => {
+  if (!shared) return;
+  child?.kill('SIGTERM');
+  await fake.close();
+  await t.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
+  await t.close();
+});
+
+const body = { model: 'o1', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
+
+async function reachable(url: string, key: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const r = await rawLlm(url, body, { authorization: `Bearer ${key}` });
+    if (r.status === 200) return;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  throw new Error('the second gateway never served the proxy');
+}
+
+test('two gateway processes share one budget window through Redis', { skip: shared ? false : why }, async () => {
+  const user = await t.createUser();
+  const created = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'shared', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1000, hardBlock: true } } });
+  assert.equal(created.status, 201, created.text);
+  const id = created.body.id as string;
+  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'both', llmPermissions: [{ id, models: ['*'] }] } });
+  const key = k.body.key.key as string;
+  const urlA = `${t.gateway}/${id}/v1/chat/completions`;
+  const urlB = `${gatewayB}/${id}/v1/chat/completions`;
+  await reachable(urlB, key);
+  // Each answer costs (10 * 15 + 100 * 60) / 1e6 USD = 0.615 cents.
+  fake.override = async (r, res) => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c', object: 'chat.completion', model: r.json?.model, choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 100 } }));
+    return true;
+  };
+  // Spend so far (the warm-up request through B) is 1.1835 cents; cap the window at 5 cents now.
+  const put = await t.request('PATCH', `/api/llm/${id}`, { token: user.pat, body: { budget: { period: 'daily', capUsd: 0.05, hardBlock: true } } });
+  assert.equal(put.status, 200, put.text);
+  await new Promise((res) => setTimeout(res, 1200)); // the child gateway follows the config version (poll 500 ms)
+  const results = await Promise.all(Array.from({ length: 40 }, (_, i) => rawLlm(i % 2 ? urlA : urlB, body, { authorization: `Bearer ${key}` })));
+  const ok = results.filter((r) => r.status === 200).length;
+  assert.ok(results.every((r) => r.status === 200 || r.status === 402), results.map((r) => r.status).join());
+  const spent = 1.1835 + ok * 0.615;
+  assert.ok(ok >= 1 && spent <= 5 + 0.615, `admitted ${ok}, spent ${spent} cents against a 5 cent cap`);
+  // Whatever replica answers now, the shared window is over the cap.
+  if (spent >= 5) {
+    assert.equal((await rawLlm(urlA, body, { authorization: `Bearer ${key}` })).status, 402);
+    assert.equal((await rawLlm(urlB, body, { authorization: `Bearer ${key}` })).status, 402);
+  }
+  const d = await t.request('GET', `/api/llm/${id}/usage/daily?days=1`, { token: user.pat });
+  assert.equal(d.body.window.spentCents, Math.round(spent));
+  fake.override = undefined;
+});
