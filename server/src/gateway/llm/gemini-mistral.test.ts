@@ -1,5 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'undici';
 import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
 
 let e: LlmEnv;
@@ -74,4 +75,49 @@ test('unsupported endpoints are refused; read-only ones pass through', async () 
 test('the PAT is never valid on a proxy URL', async () => {
   const r = await rawLlm(`${mis.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${e.user.pat}` });
   assert.equal(r.status, 401);
+});
+
+test('an upstream that breaks off is a 502 with an error event; a proxy without a provider key is a 502 too', async () => {
+  mis.fake.override = (_r, res) => {
+    res.socket?.destroy();
+    return true;
+  };
+  try {
+    const r = await rawLlm(`${mis.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${misKey}` });
+    assert.deepEqual([r.status, r.json], [502, { error: 'Upstream unreachable' }]);
+  } finally {
+    mis.fake.override = undefined;
+  }
+  const p = await createLlmProxy(e, 'mistral', { providerKey: null });
+  const k = await createLlmKey(e, p);
+  const n = p.fake.received.length;
+  const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${k.key}` });
+  assert.deepEqual([r.status, r.json], [502, { error: 'This LLM proxy has no provider key' }]);
+  assert.equal(p.fake.received.length, n);
+  await e.t.app.services.audit.flush();
+  const errors = await e.t.request('GET', '/api/logs?event_type=error&limit=50', { token: e.user.pat });
+  const reasons = (errors.body.logs as Array<{ details: { reason: string } }>).map((l) => l.details.reason);
+  assert.ok(reasons.includes('upstream_unreachable') && reasons.includes('no_provider_key'), reasons.join());
+});
+
+test('dot segments are resolved before the endpoint is recognised; bodies that are not JSON are 400 after auth', async () => {
+  // fetch would resolve the dots itself; undici's path option sends them as written.
+  const raw = await request(new URL(mis.base).origin, {
+    method: 'POST', path: `/${mis.id}/v1/files/../chat/completions`,
+    headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'x' }] }),
+  });
+  await raw.body.text();
+  assert.equal(raw.statusCode, 200);
+  assert.equal(mis.fake.last().path, '/v1/chat/completions');
+  const sneaky = await request(new URL(mis.base).origin, {
+    method: 'POST', path: `/${mis.id}/v1/chat/completions/../../files`,
+    headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{}',
+  });
+  await sneaky.body.text();
+  assert.equal(sneaky.statusCode, 404, 'a path that resolves to an unaccounted endpoint is refused');
+  const bad = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{not json' });
+  assert.deepEqual([bad.status, await bad.json()], [400, { error: 'Invalid JSON body' }]);
+  const anon = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', body: '{not json' });
+  assert.equal(anon.status, 401);
 });

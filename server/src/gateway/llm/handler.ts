@@ -78,12 +78,34 @@ function render(res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>):
   res.end(v.body);
 }
 
+/** Splits `/path?query`, dropping the `key` query parameter (a Gemini client key) from what is forwarded. */
+function splitTarget(forwardPath: string): { pathname: string; query: URLSearchParams | undefined; search: string } {
+  const q = forwardPath.indexOf('?');
+  const pathname = normalizePath(q < 0 ? forwardPath : forwardPath.slice(0, q));
+  if (q < 0) return { pathname, query: undefined, search: '' };
+  const query = new URLSearchParams(forwardPath.slice(q + 1));
+  if (!query.has('key')) return { pathname, query, search: forwardPath.slice(q) };
+  query.delete('key');
+  const rest = query.toString();
+  return { pathname, query, search: rest ? `?${rest}` : '' };
+}
+
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * Dot segments are resolved the way the provider will resolve them, so the endpoint the gateway accounts is the one
+ * the provider serves (`/v1/x/../chat/completions` is chat completions). Most paths have none and skip the parser.
+ */
+function normalizePath(p: string): string {
+  return p.includes('/.') || /%2e/i.test(p) ? new URL(p, 'http://gateway.invalid').pathname : p;
+}
+
 /** Parses the request into an LlmCall; the provider-native client key is removed from the forwarded query. */
 function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, raw: Buffer): { call: LlmCall; token: string | undefined } {
-  const url = new URL(forwardPath, 'http://gateway.invalid');
-  const ep = rt.adapter.endpoint(req.method ?? 'GET', url.pathname);
-  const token = bearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, url.searchParams);
-  if (url.searchParams.has('key')) url.searchParams.delete('key');
+  const target = splitTarget(forwardPath);
+  const ep = rt.adapter.endpoint(req.method ?? 'GET', target.pathname);
+  // The native key is read before the `key` parameter is dropped from the forwarded query.
+  const token = bearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, nativeQuery(forwardPath) ?? NO_QUERY);
   let json;
   let invalid = false;
   if (ep) {
@@ -91,7 +113,12 @@ function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, ra
     if (isObject(parsed)) json = parsed;
     else invalid = true;
   }
-  return { call: new LlmCall(rt.adapter, ep, url.pathname, url.search, raw, json, invalid), token };
+  return { call: new LlmCall(rt.adapter, ep, target.pathname, target.search, raw, json, invalid), token };
+}
+
+function nativeQuery(forwardPath: string): URLSearchParams | undefined {
+  const q = forwardPath.indexOf('?');
+  return q < 0 ? undefined : new URLSearchParams(forwardPath.slice(q + 1));
 }
 
 function factsOf(rt: LlmRuntime, call: LlmCall, raw: Buffer): RequestFacts {
