@@ -1,3 +1,4 @@
+/* global Buffer */
 // The floor the LLM benchmark compares against: the least a Node reverse proxy does per request (node:http server,
 // request body read whole, undici to the upstream, response streamed back chunk by chunk), with no auth, no rules,
 // no accounting and no events. Prints "BARE <url>" when it listens. Argument: the upstream origin.

@@ -1,3 +1,4 @@
+/* global setTimeout, Buffer */
 // The LLM benchmark's upstream: a loopback server speaking the OpenAI chat-completions wire format (JSON, and SSE
 // with `stream: true`, usage in the final chunk when stream_options.include_usage is set, like the real API).
 // Prints "UPSTREAM <url>" when it listens. Options: --chunks N (SSE content chunks, default 20), --gap-ms N (delay

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global setTimeout, clearTimeout, fetch */
 // npm run bench:llm — the LLM gateway benchmark (issue 4 item 6).
 //
 // Starts a loopback upstream speaking the OpenAI wire format (bench/llm-upstream.mjs) and a Tollgate (`tollgate

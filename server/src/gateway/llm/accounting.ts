@@ -48,49 +48,82 @@ function usageOf(call: LlmCall, c: Completed): { usage: TokenUsage; estimated: b
   return { usage: ZERO, estimated: false };
 }
 
-export async function accountCompleted(
-  d: AccountingDeps, x: Exchange, call: LlmCall, hold: BudgetHold | undefined, c: Completed, completionHooks: readonly LlmRuleHandler[],
-): Promise<void> {
+/** What the log phase worked out for one request. */
+interface Outcome {
+  proxy: LlmProxyConfig;
+  call: LlmCall;
+  c: Completed;
+  usage: TokenUsage;
+  estimated: boolean;
+  model: string;
+  pricingVersion: string;
+  cost: number;
+  credentialId: string;
+  text: string;
+}
+
+function outcomeOf(x: Exchange, call: LlmCall, c: Completed): Outcome {
   const proxy = x.proxy as LlmProxyConfig;
   const { usage, estimated } = usageOf(call, c);
   const model = call.model ?? '';
   const priced = priceUsage(proxy.provider, model, usage, c.startMs);
-  const cost = call.accounted ? priced.costMicroCents : 0;
-  const nowMs = x.s.clock.nowMs();
-  const credentialId = x.identity?.credentialId ?? '';
-  try {
-    await Promise.all([hold ? d.ledger.settle(hold, cost, nowMs) : undefined, runSettlers(call, usage.inputTokens + usage.outputTokens)]);
-  } catch (err) {
-    x.s.log.warn('LLM budget or token-rate reconciliation failed', { err, proxy: proxy.id });
-  }
-  const counted = call.accounted && (c.metered?.usage !== undefined || (c.status >= 200 && c.status < 300));
-  if (counted) {
-    d.writer.addUsage({
-      llmId: proxy.id, day: dayNumber(c.startMs), credentialId, model, pricingVersion: priced.pricingVersion, requests: 1,
-      inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens, outputTokens: usage.outputTokens,
-      estimatedRequests: estimated ? 1 : 0, costMicroCents: cost,
-    });
-  }
-  const text = c.metered?.text ?? '';
-  if (proxy.logConversations && call.accounted) {
-    const cap = proxy.limits.llmMaxRespBodyKb * 1024;
-    d.writer.addLog({
-      id: randomUUID(), llmId: proxy.id, credentialId, tsMs: c.startMs, model, status: c.status, streamed: call.stream,
-      inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens, outputTokens: usage.outputTokens,
-      costMicroCents: cost, pricingVersion: priced.pricingVersion,
-      prompt: call.body().toString('utf8').slice(0, cap), completion: text.slice(0, cap),
-      requestSummary: summarize(call.lastUserText()), responseSummary: summarize(text),
-    });
-  }
-  for (const h of completionHooks) if (text) h.onCompletion?.(x, text);
-  emitFor(x, {
-    type: 'allow',
-    details: {
-      status: c.status, endpoint: call.endpoint?.kind ?? 'passthrough', streamed: call.stream, aborted: c.aborted || undefined,
-      input_tokens: usage.inputTokens, cached_input_tokens: usage.cachedInputTokens, output_tokens: usage.outputTokens,
-      cost_cents: microToCents(cost), pricing_version: call.accounted ? priced.pricingVersion : undefined, estimated: estimated || undefined,
-      requested_model: call.routedBy ? call.requestedModel : undefined, routed_by: call.routedBy,
-      upstream_error: c.metered?.error,
-    },
+  return {
+    proxy, call, c, usage, estimated, model, pricingVersion: priced.pricingVersion,
+    cost: call.accounted ? priced.costMicroCents : 0, credentialId: x.identity?.credentialId ?? '', text: c.metered?.text ?? '',
+  };
+}
+
+/** A usage row for requests the provider answered successfully or reported usage for. */
+function recordUsage(d: AccountingDeps, o: Outcome): void {
+  const ok = o.c.status >= 200 && o.c.status < 300;
+  if (!o.call.accounted || (!ok && o.c.metered?.usage === undefined)) return;
+  d.writer.addUsage({
+    llmId: o.proxy.id, day: dayNumber(o.c.startMs), credentialId: o.credentialId, model: o.model, pricingVersion: o.pricingVersion,
+    requests: 1, inputTokens: o.usage.inputTokens, cachedInputTokens: o.usage.cachedInputTokens, outputTokens: o.usage.outputTokens,
+    estimatedRequests: o.estimated ? 1 : 0, costMicroCents: o.cost,
   });
+}
+
+function recordConversation(d: AccountingDeps, o: Outcome): void {
+  if (!o.proxy.logConversations || !o.call.accounted) return;
+  const cap = o.proxy.limits.llmMaxRespBodyKb * 1024;
+  d.writer.addLog({
+    id: randomUUID(), llmId: o.proxy.id, credentialId: o.credentialId, tsMs: o.c.startMs, model: o.model, status: o.c.status,
+    streamed: o.call.stream, inputTokens: o.usage.inputTokens, cachedInputTokens: o.usage.cachedInputTokens,
+    outputTokens: o.usage.outputTokens, costMicroCents: o.cost, pricingVersion: o.pricingVersion,
+    prompt: o.call.body().toString('utf8').slice(0, cap), completion: o.text.slice(0, cap),
+    requestSummary: summarize(o.call.lastUserText()), responseSummary: summarize(o.text),
+  });
+}
+
+function allowDetails(o: Outcome): Record<string, unknown> {
+  const routed = o.call.routedBy !== undefined;
+  return {
+    status: o.c.status, endpoint: o.call.endpoint?.kind ?? 'passthrough', streamed: o.call.stream, aborted: o.c.aborted || undefined,
+    input_tokens: o.usage.inputTokens, cached_input_tokens: o.usage.cachedInputTokens, output_tokens: o.usage.outputTokens,
+    cost_cents: microToCents(o.cost), pricing_version: o.call.accounted ? o.pricingVersion : undefined, estimated: o.estimated || undefined,
+    requested_model: routed ? o.call.requestedModel : undefined, routed_by: o.call.routedBy,
+    upstream_error: o.c.metered?.error,
+  };
+}
+
+export interface AccountTarget {
+  x: Exchange;
+  call: LlmCall;
+  hold: BudgetHold | undefined;
+  completionHooks: readonly LlmRuleHandler[];
+}
+
+export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: Completed): Promise<void> {
+  const { x, call, hold } = t;
+  const o = outcomeOf(x, call, c);
+  try {
+    await Promise.all([hold ? d.ledger.settle(hold, o.cost, x.s.clock.nowMs()) : undefined, runSettlers(call, o.usage.inputTokens + o.usage.outputTokens)]);
+  } catch (err) {
+    x.s.log.warn('LLM budget or token-rate reconciliation failed', { err, proxy: o.proxy.id });
+  }
+  recordUsage(d, o);
+  recordConversation(d, o);
+  if (o.text) for (const h of t.completionHooks) h.onCompletion?.(x, o.text);
+  emitFor(x, { type: 'allow', details: allowDetails(o) });
 }

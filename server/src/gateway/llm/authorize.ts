@@ -31,6 +31,18 @@ function deny(status: number, message: string, reason: string, extra: Record<str
   return { kind: 'deny', status, message, event: { type: 'deny', details: { reason, phase: 'authorize', ...extra } } };
 }
 
+/** The key's grant on this proxy: none at all, or whether it covers `model`. */
+function keyGrant(tags: readonly string[], prefix: string, model: string | undefined): 'none' | 'model' | 'other' {
+  let any = false;
+  for (const t of tags) {
+    if (!t.startsWith(prefix)) continue;
+    any = true;
+    const m = t.slice(prefix.length);
+    if (m === '*' || model === undefined || modelName(m) === model) return 'model';
+  }
+  return any ? 'other' : 'none';
+}
+
 export function createAuthorize(proxy: LlmProxyConfig): Authorize {
   const allowed = proxy.allowedModels.length ? new Set(proxy.allowedModels.map(modelName)) : undefined;
   const prefix = `llm:${proxy.id}:model:`;
@@ -41,20 +53,10 @@ export function createAuthorize(proxy: LlmProxyConfig): Authorize {
     if (call.invalidBody) return deny(400, Msg.invalidJson, 'invalid_json');
     const model = call.requestedModel !== undefined ? modelName(call.requestedModel) : undefined;
     if (model !== undefined && allowed && !allowed.has(model)) return deny(403, LlmMsg.modelNotAllowed, 'model_not_allowed');
-    const id = x.identity;
-    if (id?.mode !== 'svc_api_key') return { kind: 'continue' };
-    let any = false;
-    let wildcard = false;
-    let exact = false;
-    for (const t of id.tags) {
-      if (!t.startsWith(prefix)) continue;
-      any = true;
-      const m = t.slice(prefix.length);
-      if (m === '*') wildcard = true;
-      else if (model !== undefined && modelName(m) === model) exact = true;
-    }
-    if (!any) return deny(403, LlmMsg.keyNoAccess, 'no_proxy_grant');
-    if (model !== undefined && !wildcard && !exact) return deny(403, LlmMsg.keyModelNotAllowed, 'model_not_granted');
+    if (x.identity?.mode !== 'svc_api_key') return { kind: 'continue' };
+    const grant = keyGrant(x.identity.tags, prefix, model);
+    if (grant === 'none') return deny(403, LlmMsg.keyNoAccess, 'no_proxy_grant');
+    if (grant === 'other') return deny(403, LlmMsg.keyModelNotAllowed, 'model_not_granted');
     return { kind: 'continue' };
   };
 }

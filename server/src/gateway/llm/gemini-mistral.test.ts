@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'undici';
+import { Client } from 'undici';
 import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
 
 let e: LlmEnv;
@@ -102,7 +102,8 @@ test('an upstream that breaks off is a 502 with an error event; a proxy without 
 
 test('dot segments are resolved before the endpoint is recognised; bodies that are not JSON are 400 after auth', async () => {
   // fetch would resolve the dots itself; undici's path option sends them as written.
-  const raw = await request(new URL(mis.base).origin, {
+  const client = new Client(new URL(mis.base).origin);
+  const raw = await client.request({
     method: 'POST', path: `/${mis.id}/v1/files/../chat/completions`,
     headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'x' }] }),
@@ -110,12 +111,13 @@ test('dot segments are resolved before the endpoint is recognised; bodies that a
   await raw.body.text();
   assert.equal(raw.statusCode, 200);
   assert.equal(mis.fake.last().path, '/v1/chat/completions');
-  const sneaky = await request(new URL(mis.base).origin, {
+  const sneaky = await client.request({
     method: 'POST', path: `/${mis.id}/v1/chat/completions/../../files`,
     headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{}',
   });
   await sneaky.body.text();
   assert.equal(sneaky.statusCode, 404, 'a path that resolves to an unaccounted endpoint is refused');
+  await client.close();
   const bad = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{not json' });
   assert.deepEqual([bad.status, await bad.json()], [400, { error: 'Invalid JSON body' }]);
   const anon = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', body: '{not json' });

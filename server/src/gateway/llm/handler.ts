@@ -252,7 +252,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   } else up.body.destroy();
   const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
-  await accountCompleted(d, x, call, f.hold, { status: up.statusCode, metered, aborted, startMs: f.startMs }, rt.completionHooks);
+  await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
 }
 
 async function upstreamFailed(d: Deps, f: Forwarding, status: number, message: string, reason: string): Promise<void> {

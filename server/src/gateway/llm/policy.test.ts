@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { createLlmKey, createLlmProxy, eventually, patchLlm, putLlmRules, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, eventually, patchLlm, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from './test-kit.ts';
 
 let e: LlmEnv;
 
