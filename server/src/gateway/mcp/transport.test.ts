@@ -235,6 +235,22 @@ test('malformed bodies get JSON-RPC parse / invalid-request errors without reach
   assert.equal(sse.requests.length, before);
 });
 
+test('a POST body over 4 MB gets 413; an upstream without a DNS pin is never contacted (502)', async () => {
+  const big = await rawPost(p.pathUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024) } }), { authorization: `Bearer ${key}` });
+  assert.equal(big.status, 413);
+  assert.deepEqual(big.json, { error: 'Request body too large' });
+  const unpinned = await createProxy(t, user, sse.url);
+  const k = await createKey(t, unpinned);
+  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  await t.app.services.db.query('UPDATE mcp_servers SET pin = NULL WHERE id = $1', [unpinned.id]);
+  await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
+  const before = sse.requests.length;
+  const r = await rawPost(unpinned.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(r.status, 502);
+  assert.match(r.json.error, /not resolved/);
+  assert.equal(sse.requests.length, before);
+});
+
 test('an unknown proxy id gets 404', async () => {
   const r = await rawPost(`${t.gateway}/00000000-0000-4000-8000-000000000000/`, INIT);
   assert.equal(r.status, 404);
