@@ -66,7 +66,7 @@ export async function patchLlm(e: LlmEnv, p: LlmProxyUnderTest, body: Record<str
 }
 
 /** Polls until fn returns a truthy value (batched writes land within a flush interval). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
