@@ -48,8 +48,13 @@ if (hasTaskset && ncpu > 1 && !process.env.TOLLGATE_BENCH_PINNED) {
   process.exit(r.status ?? 1);
 }
 
+// --nice N: run the measured processes (gateway, bare proxy) at that niceness (negative needs root), so that other
+// work on a shared machine disturbs the measurement less.
+const NICE = opt('nice', '');
+
 function pinned(cores, cmd, argv) {
-  return hasTaskset ? ['taskset', ['-c', cores, cmd, ...argv]] : [cmd, argv];
+  const base = hasTaskset ? ['taskset', ['-c', cores, cmd, ...argv]] : [cmd, argv];
+  return NICE && cores === '0' ? ['nice', ['-n', NICE, base[0], ...base[1]]] : base;
 }
 
 /** Spawns a child and resolves with the first stdout/stderr match of each regex. */
