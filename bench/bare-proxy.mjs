@@ -1,6 +1,7 @@
 // The floor the MCP benchmark compares against: the least a Node reverse proxy does per request (node:http server,
 // undici to the upstream, whole body read and written back), with no auth, no rules and no events. Prints
 // "BARE <url>" when it listens. Argument: the upstream origin.
+/* global Buffer */
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
 

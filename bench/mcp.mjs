@@ -11,6 +11,7 @@
 // cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sse (upstream answers with SSE),
 // --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
 // DATABASE_URL is set).
+/* global fetch, setTimeout, clearTimeout */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -182,7 +183,7 @@ async function drive(pool, path, headers, kind, conns, ms, onStart) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-  const upstream = await start('upstream', otherCores, ['--import', 'tsx', join(root, 'bench/mcp-upstream.ts'), SSE ? 'sse' : 'json'], {}, { url: /UPSTREAM (\S+)/ });
+  const upstream = await start('upstream', otherCores, [join(root, 'bench/mcp-upstream.mjs'), SSE ? 'sse' : 'json'], {}, { url: /UPSTREAM (\S+)/ });
   const common = {
     TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',

@@ -2,15 +2,14 @@
 // "UPSTREAM <url>" when it listens. Argument: json (default) or sse, the answer format of POSTs.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 
 const json = process.argv[2] !== 'sse';
-const sessions = new Map<string, StreamableHTTPServerTransport>();
+const sessions = new Map();
 
-function build(): McpServer {
+function build() {
   const s = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
   s.registerTool('echo', { description: 'Echoes the text back', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
   for (let i = 0; i < 9; i++) {
@@ -38,5 +37,5 @@ const http = createServer(async (req, res) => {
 });
 http.keepAliveTimeout = 65_000;
 http.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`UPSTREAM http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`);
+  process.stdout.write(`UPSTREAM http://127.0.0.1:${http.address().port}/mcp\n`);
 });
