@@ -36,6 +36,8 @@ const CHUNKS = opt('chunks', '20');
 const GAP_MS = opt('gap-ms', '1');
 const WARMUP_MS = 1000;
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
+// --plain: no rules and no budget (key auth and accounting only), to see what the policy features cost.
+const PLAIN = args.includes('--plain');
 const SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
 
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -246,12 +248,14 @@ async function main() {
   try {
     const proxy = await api(tg.api, tg.pat, 'POST', '/api/llm', {
       name: 'bench', provider: 'openai', providerKey: 'sk-bench-provider-key',
-      budget: { period: 'monthly', capUsd: 1_000_000, hardBlock: true },
+      budget: PLAIN ? null : { period: 'monthly', capUsd: 1_000_000, hardBlock: true },
     });
-    await api(tg.api, tg.pat, 'PUT', `/api/llm/${proxy.id}/rules`, { rules: [
-      { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
-      { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
-    ] });
+    if (!PLAIN) {
+      await api(tg.api, tg.pat, 'PUT', `/api/llm/${proxy.id}/rules`, { rules: [
+        { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
+        { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
+      ] });
+    }
     const { key } = await api(tg.api, tg.pat, 'POST', '/api/keys', { name: 'bench', llmPermissions: [{ id: proxy.id, models: ['*'] }] });
     const direct = { origin: new URL(upstream.url).origin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-provider-key' } };
     const gateway = { origin: new URL(tg.gateway).origin, path: `/${proxy.id}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` } };
@@ -293,7 +297,9 @@ async function main() {
     const rss = peakRssMb(pid);
     console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
     console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
-    console.log('gateway path: client key auth, ip_acl allow list, rate_limit (api_key), monthly hard budget (reserve + settle), usage accounting, audit event per request');
+    console.log(PLAIN
+      ? 'gateway path (--plain): client key auth, usage accounting, audit event per request; no rules, no budget'
+      : 'gateway path: client key auth, ip_acl allow list, rate_limit (api_key), monthly hard budget (reserve + settle), usage accounting, audit event per request');
     console.log('bare proxy = node:http + undici streaming passthrough with no auth, rules, accounting or events (bench/llm-bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
     console.log(JSON.stringify({ rows: rows.map((r) => ({ kind: r.kind, conns: r.conns, direct: r.d, gateway: r.g, bareProxy: r.b })), peakRssMb: Math.round(rss) }, (_k, v) => (typeof v === 'number' ? +v.toFixed(3) : v)));
   } finally {

@@ -68,7 +68,7 @@ export class ResponseMeter {
     const jsonText = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     if (!this.wantText && status < 400) {
       const inner = lastObjectOf(jsonText, this.adapter.usageKey);
-      const usage = inner === undefined ? undefined : this.adapter.usageFromJson(this.ep, { [this.adapter.usageKey]: inner });
+      const usage = inner === undefined ? undefined : this.adapter.usageFromObject(this.ep, inner);
       if (usage) return { ...base, usage, text: '', chars: 0, jsonText, error: undefined };
     }
     const body: Json | undefined = parseJson(jsonText);

@@ -77,6 +77,8 @@ export interface ProviderAdapter {
   usageFromJson(ep: Endpoint, body: Json): TokenUsage | undefined;
   /** The top-level key holding usage in a JSON answer (read without parsing the whole answer when possible). */
   readonly usageKey: string;
+  /** Usage from the value of `usageKey` alone. */
+  usageFromObject(ep: Endpoint, usage: Json): TokenUsage | undefined;
   completionFromJson(ep: Endpoint, body: Json): string;
   modelFromJson(body: Json): string | undefined;
   streamReader(ep: Endpoint, opts?: StreamReaderOptions): StreamReader;

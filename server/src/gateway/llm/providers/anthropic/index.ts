@@ -122,6 +122,7 @@ export const anthropic: ProviderAdapter = {
   maxOutputTokens: (_ep, body) => count(body, 'max_tokens'),
   visitPrompt,
   usageKey: 'usage',
+  usageFromObject: (ep, u) => (ep.kind === 'count_tokens' ? undefined : messagesUsage(u)),
   usageFromJson: (ep, body) => (ep.kind === 'count_tokens' ? undefined : messagesUsage(obj(body, 'usage'))),
   completionFromJson: (_ep, body) => contentText(body),
   modelFromJson: (body) => str(body, 'model'),

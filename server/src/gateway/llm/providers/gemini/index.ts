@@ -143,6 +143,7 @@ export const gemini: ProviderAdapter = {
   maxOutputTokens: (_ep, body) => count(obj(body, 'generationConfig') ?? obj(body, 'generation_config'), 'maxOutputTokens'),
   visitPrompt,
   usageKey: 'usageMetadata',
+  usageFromObject: (ep, u) => (ep.kind === 'count_tokens' ? undefined : usageOf(u)),
   usageFromJson: (ep, body) => (ep.kind === 'count_tokens' ? undefined : lastUsage(body)),
   completionFromJson: (_ep, body) => responses(body).map(candidatesText).join(''),
   modelFromJson: (body) => str(responses(body).at(-1), 'modelVersion'),

@@ -38,6 +38,7 @@ export const mistral: ProviderAdapter = {
     }
   },
   usageKey: 'usage',
+  usageFromObject: (_ep, u) => chatUsage(u),
   usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
   completionFromJson: (ep, body) => (ep.kind === 'embeddings' ? '' : choicesText(body)),
   modelFromJson: (body) => str(body, 'model'),

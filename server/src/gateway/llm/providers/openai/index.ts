@@ -105,6 +105,7 @@ export const openai: ProviderAdapter = {
     }
   },
   usageKey: 'usage',
+  usageFromObject: (_ep, u) => chatUsage(u),
   usageFromJson: (_ep, body) => chatUsage(obj(body, 'usage')),
   completionFromJson: (ep, body) => (ep.kind === 'responses' ? responsesText(body) : ep.kind === 'embeddings' ? '' : choicesText(body)),
   modelFromJson: (body) => str(body, 'model'),
