@@ -50,6 +50,8 @@ export interface ConnectOptions {
   token?: string;
   via?: 'path' | 'host';
   headers?: Record<string, string>;
+  /** Client capabilities announced in initialize (e.g. sampling). */
+  capabilities?: Record<string, unknown>;
 }
 
 export async function connect(t: TestApp, p: ProxyUnderTest, o: ConnectOptions = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport; close(): Promise<void> }> {
@@ -63,7 +65,7 @@ export async function connect(t: TestApp, p: ProxyUnderTest, o: ConnectOptions =
     url = p.hostUrl;
   }
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: f });
-  const client = new Client({ name: 'gateway-test-client', version: '1.0.0' });
+  const client = new Client({ name: 'gateway-test-client', version: '1.0.0' }, { capabilities: o.capabilities ?? {} });
   await client.connect(transport);
   return {
     client, transport,

@@ -72,6 +72,11 @@ function buildServer(calls: Map<string, number>, opts: McpUpstreamOptions, lastH
     }
     return { content: [{ type: 'text', text: `done at ${Date.now()}` }] };
   });
+  server.registerTool('ask', { description: 'Asks the client to sample a message (server-to-client request)', inputSchema: { question: z.string() } }, async ({ question }) => {
+    ran('ask');
+    const r = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 10 });
+    return { content: [{ type: 'text', text: `client said: ${r.content.type === 'text' ? r.content.text : '?'}` }] };
+  });
   if (!opts.noResources) {
     server.registerResource('readme', 'upstream://readme', { description: 'Upstream readme', mimeType: 'text/plain' }, async (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'upstream readme' }],

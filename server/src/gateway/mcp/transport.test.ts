@@ -5,7 +5,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from './test-upstream.ts';
 import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
@@ -36,7 +36,7 @@ for (const via of ['path', 'host'] as const) {
     const c = await connect(t, p, { token: key, via });
     try {
       const tools = await c.client.listTools();
-      assert.deepEqual(tools.tools.map((x) => x.name).sort(), ['add', 'big', 'counter', 'echo', 'headers', 'secret', 'slow']);
+      assert.deepEqual(tools.tools.map((x) => x.name).sort(), ['add', 'ask', 'big', 'counter', 'echo', 'headers', 'secret', 'slow']);
       const add = tools.tools.find((x) => x.name === 'add')!;
       assert.equal(add.inputSchema.type, 'object');
       assert.ok(add.inputSchema.properties && 'a' in add.inputSchema.properties, 'schemas pass verbatim');
@@ -78,6 +78,23 @@ test('progress and log notifications stream through as they happen, not at the e
     assert.ok(seen[0]! < total - 200, `first progress at ${seen[0]} ms arrived well before the answer at ${total} ms`);
     assert.deepEqual(logs, ['step 1', 'step 2', 'step 3']);
     assert.match((r.content as Array<{ text: string }>)[0]!.text, /^done at/);
+  } finally {
+    await c.close();
+  }
+});
+
+test('a server-to-client request (sampling) during a call reaches the client, and its reply reaches the same session', async () => {
+  const c = await connect(t, p, { token: key, via: 'host', capabilities: { sampling: {} } });
+  try {
+    let asked = '';
+    c.client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+      const m = req.params.messages[0]!.content;
+      asked = m.type === 'text' ? m.text : '';
+      return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
+    });
+    const r = await c.client.callTool({ name: 'ask', arguments: { question: 'the answer?' } });
+    assert.equal(asked, 'the answer?');
+    assert.deepEqual(r.content, [{ type: 'text', text: 'client said: forty-two' }]);
   } finally {
     await c.close();
   }
