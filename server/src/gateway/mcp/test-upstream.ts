@@ -75,7 +75,8 @@ function buildServer(calls: Map<string, number>, opts: McpUpstreamOptions, lastH
   server.registerTool('ask', { description: 'Asks the client to sample a message (server-to-client request)', inputSchema: { question: z.string() } }, async ({ question }) => {
     ran('ask');
     const r = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens: 10 });
-    return { content: [{ type: 'text', text: `client said: ${r.content.type === 'text' ? r.content.text : '?'}` }] };
+    const said = (r.content as { text?: string }).text ?? '?';
+    return { content: [{ type: 'text', text: `client said: ${said}` }] };
   });
   if (!opts.noResources) {
     server.registerResource('readme', 'upstream://readme', { description: 'Upstream readme', mimeType: 'text/plain' }, async (uri) => ({

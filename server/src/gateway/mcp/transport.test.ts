@@ -88,12 +88,11 @@ test('a server-to-client request (sampling) during a call reaches the client, an
   try {
     let asked = '';
     c.client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
-      const m = req.params.messages[0]!.content;
-      asked = m.type === 'text' ? m.text : '';
+      asked = JSON.stringify(req.params.messages[0]!.content);
       return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' } };
     });
     const r = await c.client.callTool({ name: 'ask', arguments: { question: 'the answer?' } });
-    assert.equal(asked, 'the answer?');
+    assert.deepEqual(JSON.parse(asked), { type: 'text', text: 'the answer?' });
     assert.deepEqual(r.content, [{ type: 'text', text: 'client said: forty-two' }]);
   } finally {
     await c.close();
