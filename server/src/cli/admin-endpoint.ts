@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { issueMessage } from '../http/validate.ts';
 import { AdminCommandError, adminCommandSchema, runAdminCommand, type AdminCommand } from '../identity/admin-commands.ts';
 import type { Services } from '../services.ts';
+import { processAlive } from './data-dir-lock.ts';
 
 export const ENDPOINT_FILE = 'admin-endpoint.json';
 export const SECRET_FILE = 'admin-endpoint.secret';
@@ -139,14 +140,6 @@ function readEndpoint(dataDir: string): EndpointFile | undefined {
   return r.data;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function connectionRefused(err: unknown): boolean {
   const cause = (err as { cause?: { code?: unknown } }).cause;

@@ -17,7 +17,8 @@ export class DataDirBusy extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -29,7 +30,7 @@ function alive(pid: number): boolean {
 export function readLock(dataDir: string): LockHolder | undefined {
   try {
     const h = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as LockHolder;
-    return Number.isInteger(h.pid) && alive(h.pid) ? h : undefined;
+    return Number.isInteger(h.pid) && processAlive(h.pid) ? h : undefined;
   } catch {
     return undefined;
   }
