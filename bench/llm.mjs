@@ -13,7 +13,8 @@
 // budget charge, audit event). CPU per request is the gateway process's utime+stime from /proc over the measured
 // window divided by the requests; peak RSS is its VmHWM. With `taskset`, the gateway is pinned to core 0 and the
 // upstream and this load generator to the others.
-// Options: --seconds N (default 5), --conns 1,16,64, --stream-conns 1,64, --chunks N, --gap-ms N, --redis (use
+// Options: --seconds N (default 5), --warmup-seconds N (default 4), --conns 1,16,64, --stream-conns 1,64, --chunks N,
+// --gap-ms N, --plain (no rules, no budget), --redis (use
 // REDIS_URL for state), --embedded (PGlite even when DATABASE_URL is set).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +36,9 @@ const STREAM_CONNS = opt('stream-conns', '1,64').split(',').filter(Boolean).map(
 const CHUNKS = opt('chunks', '20');
 const GAP_MS = opt('gap-ms', '1');
 const WARMUP_MS = 1000;
+// Before any measurement the gateway and the bare proxy get this much mixed traffic, so the first row is not a
+// measurement of the JIT compiler.
+const GLOBAL_WARMUP_S = Number(opt('warmup-seconds', '4'));
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
 // --plain: no rules and no budget (key auth and accounting only), to see what the policy features cost.
 const PLAIN = args.includes('--plain');
@@ -265,6 +269,12 @@ async function main() {
       await p.close();
     }
 
+    for (const t of [gateway, { ...direct, origin: bare.url }]) {
+      const p = new Pool(t.origin, { connections: 16 });
+      await drive(16, GLOBAL_WARMUP_S * 500, completionOnce(p, t.path, t.headers));
+      await drive(8, GLOBAL_WARMUP_S * 500, streamOnce(p, t.path, t.headers));
+      await p.close();
+    }
     const rows = [];
     console.log('non-streaming chat completions');
     console.log('conns | direct rps   p50 ms   p99 ms | gateway rps   p50 ms   p99 ms  errors  CPU µs/req (user+sys) | rps ratio  added p50 ms | bare proxy CPU µs/req  added p50 ms');
