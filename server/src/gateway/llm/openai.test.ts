@@ -1,6 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
+import { fetch as undiciFetch } from 'undici';
+import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
 import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
 
 let e: LlmEnv;
@@ -50,4 +52,21 @@ test('a wrong client key is refused with 401 before anything reaches the provide
   const n = p.fake.received.length;
   await assert.rejects(client('tgk_wrong').chat.completions.create({ model: 'gpt-4o', messages: [] }), (err: { status?: number }) => err.status === 401);
   assert.equal(p.fake.received.length, n);
+});
+
+test('the host route <id>.<proxy_domain> serves the same proxy (SDK base URL without the id prefix)', async () => {
+  const gw = new URL(e.t.gateway);
+  const host = `${p.id}.${e.t.config.proxyDomain}`;
+  const agent = createPinnedAgent({ hostname: host, ip: gw.hostname, port: Number(gw.port) });
+  try {
+    const viaHost = new OpenAI({
+      apiKey: key, baseURL: `http://${host}:${gw.port}/v1`, maxRetries: 0,
+      fetch: ((url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch,
+    });
+    const r = await viaHost.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(r.choices[0]?.message.content, 'The capital of France is Paris.');
+    assert.equal(p.fake.last().path, '/v1/chat/completions');
+  } finally {
+    await agent.close();
+  }
 });
