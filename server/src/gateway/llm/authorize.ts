@@ -15,6 +15,7 @@ export const LlmMsg = {
   budgetProxy: 'Budget exceeded for this LLM proxy',
   budgetKey: 'Budget exceeded for this API key',
   noProviderKey: 'This LLM proxy has no provider key',
+  notPinned: 'Provider address is not resolved; re-resolve the LLM proxy',
   upstreamUnreachable: 'Upstream unreachable',
   upstreamTimeout: 'Upstream timed out',
   bodyTooLarge: 'Request body too large',

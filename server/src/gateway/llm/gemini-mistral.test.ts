@@ -123,3 +123,18 @@ test('dot segments are resolved before the endpoint is recognised; bodies that a
   const anon = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', body: '{not json' });
   assert.equal(anon.status, 401);
 });
+
+test('a proxy whose provider host has no DNS pin is never contacted by name: 502', async () => {
+  const p = await createLlmProxy(e, 'mistral');
+  const k = await createLlmKey(e, p);
+  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  await e.t.app.services.db.query('UPDATE llm_proxies SET pin = NULL WHERE id = $1', [p.id]);
+  await e.t.app.services.configChanged(await bumpConfigVersion(e.t.app.services.db));
+  const n = p.fake.received.length;
+  const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${k.key}` });
+  assert.deepEqual([r.status, r.json], [502, { error: 'Provider address is not resolved; re-resolve the LLM proxy' }]);
+  assert.equal(p.fake.received.length, n);
+  const rr = await e.t.request('POST', `/api/llm/${p.id}/re-resolve`, { token: e.user.pat });
+  assert.equal(rr.status, 200, rr.text);
+  assert.equal((await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${k.key}` })).status, 200);
+});

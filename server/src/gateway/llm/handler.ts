@@ -224,12 +224,14 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   const { x, res, call } = f;
   const proxy = x.proxy as LlmProxyConfig;
   if (!proxy.providerKey) return upstreamFailed(d, f, 502, LlmMsg.noProviderKey, 'no_provider_key');
+  const target = rt.target;
+  if (!target) return upstreamFailed(d, f, 502, LlmMsg.notPinned, 'upstream_not_pinned');
   call.prepareForUpstream();
   let up: Dispatcher.ResponseData;
   try {
-    up = await rt.target.dispatcher.request({
-      origin: rt.target.origin,
-      path: rt.target.basePath + call.pathname + call.search,
+    up = await target.dispatcher.request({
+      origin: target.origin,
+      path: target.basePath + call.pathname + call.search,
       method: (x.req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: upstreamRequestHeaders(x.req.headers, rt.adapter.authHeader(proxy.providerKey)),
       body: x.req.method === 'GET' || x.req.method === 'HEAD' ? undefined : call.body(),

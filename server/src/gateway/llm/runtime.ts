@@ -30,7 +30,8 @@ export interface LlmRuntime {
   pipeline: Pipeline<LlmRuleHandler>;
   adapter: ProviderAdapter;
   authorize: Authorize;
-  target: UpstreamTarget;
+  /** Undefined while the proxy has no DNS pin for its provider host (requests get 502). */
+  target: UpstreamTarget | undefined;
   /** Rules that look at the generated text (prompt_guard phase response). */
   completionHooks: LlmRuleHandler[];
   /** The request body is handed to the pipeline only when a rule reads it (lambda). */

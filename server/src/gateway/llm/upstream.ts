@@ -3,7 +3,7 @@
 // the client gets back (hop-by-hop ones removed). Bodies are never decompressed or changed: the gateway asks the
 // provider for `identity` encoding so the accounting tap can read usage from the bytes it forwards.
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
 import type { Pin } from '../../net/upstream-guard.ts';
 
@@ -53,14 +53,17 @@ export interface UpstreamTarget {
 export class UpstreamPools {
   private readonly agents = new Map<string, Dispatcher>();
 
-  target(baseUrl: string, pin: Pin | null): UpstreamTarget {
+  /**
+   * The pinned target of a provider base, or undefined when the proxy has no pin for that host (yet): a provider host
+   * is never contacted by name, so DNS cannot steer provider-key-bearing traffic elsewhere (docs/llm-proxies.md).
+   */
+  target(baseUrl: string, pin: Pin | null): UpstreamTarget | undefined {
     const u = new URL(baseUrl);
-    const key = `${u.origin}|${pin ? `${pin.ip}:${pin.port}` : ''}`;
+    if (!pin || pin.hostname !== u.hostname.replace(/^\[|\]$/g, '')) return undefined;
+    const key = `${u.origin}|${pin.ip}:${pin.port}`;
     let dispatcher = this.agents.get(key);
     if (!dispatcher) {
-      dispatcher = pin && pin.hostname === u.hostname.replace(/^\[|\]$/g, '')
-        ? createPinnedAgent(pin, { keepAliveTimeoutMs: 60_000 })
-        : new Agent({ keepAliveTimeout: 60_000, connections: 256 });
+      dispatcher = createPinnedAgent(pin, { keepAliveTimeoutMs: 60_000 });
       this.agents.set(key, dispatcher);
     }
     return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, ''), dispatcher };
