@@ -236,3 +236,23 @@ test('SSE is passed through chunk by chunk: the first event reaches the client b
     p.fake.override = undefined;
   }
 });
+
+test('jwt mode: a verified token reaches the models of allowedModels; usage is recorded without a key', async () => {
+  const { exportJWK, generateKeyPair, SignJWT } = await import('jose');
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const auth = { mode: 'jwt', issuer: 'https://idp.example', audience: 'tollgate-llm', jwksJson: JSON.stringify({ keys: [jwk] }), clockSkewS: 30 };
+  const p = await createLlmProxy(e, 'openai', { auth, allowedModels: ['gpt-4o-mini'] });
+  const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer('https://idp.example')
+    .setAudience('tollgate-llm').setSubject('user-42').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  const ok = await rawLlm(`${p.base}/v1/chat/completions`, chat('hi', 'gpt-4o-mini'), bearer(token));
+  assert.equal(ok.status, 200, ok.text);
+  assert.ok(!JSON.stringify(p.fake.last().headers).includes(token), 'the JWT is not forwarded either');
+  assert.equal((await rawLlm(`${p.base}/v1/chat/completions`, chat('hi', 'gpt-4o'), bearer(token))).status, 403);
+  assert.equal((await rawLlm(`${p.base}/v1/chat/completions`, chat('hi', 'gpt-4o-mini'), bearer('not-a-jwt'))).status, 401);
+  const rows = await eventually(async () => {
+    const r = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: e.user.pat });
+    return r.body.rows?.length ? r.body.rows : undefined;
+  });
+  assert.equal(rows[0].credentialId, null);
+});
