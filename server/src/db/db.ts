@@ -32,5 +32,5 @@ export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
   const msg = String((err as { message?: unknown }).message ?? '');
-  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|PGlite is closed/i.test(msg);
+  return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|PGlite is closed|Cannot use a pool after calling end/i.test(msg);
 }
