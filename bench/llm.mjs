@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global setTimeout, clearTimeout, fetch */
+/* global setTimeout */
 // npm run bench:llm — the LLM gateway benchmark (issue 4 item 6).
 //
 // Starts a loopback upstream speaking the OpenAI wire format (bench/llm-upstream.mjs) and a Tollgate (`tollgate
@@ -16,20 +16,16 @@
 // Options: --seconds N (default 5), --warmup-seconds N (default 4), --conns 1,16,64, --stream-conns 1,64, --chunks N,
 // --gap-ms N, --plain (no rules, no budget), --redis (use
 // REDIS_URL for state), --embedded (PGlite even when DATABASE_URL is set).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
+import { api, args, cpuSeconds, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
+const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
+
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').filter(Boolean).map(Number);
 const STREAM_CONNS = opt('stream-conns', '1,64').split(',').filter(Boolean).map(Number);
@@ -44,66 +40,7 @@ const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
 const PLAIN = args.includes('--plain');
 const SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
 
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const ncpu = cpus().length;
-const otherCores = ncpu > 1 ? `1-${ncpu - 1}` : '0';
-
-if (hasTaskset && ncpu > 1 && !process.env.TOLLGATE_BENCH_PINNED) {
-  const r = spawnSync('taskset', ['-c', otherCores, process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...args], {
-    stdio: 'inherit', env: { ...process.env, TOLLGATE_BENCH_PINNED: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
-
-function start(name, cores, argv, env, patterns) {
-  const [cmd, a] = hasTaskset ? ['taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
-  const base = { ...process.env };
-  if (!args.includes('--redis')) delete base.REDIS_URL;
-  const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const found = {};
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 90_000);
-    const onData = (d) => {
-      out += d.toString();
-      for (const [k, re] of Object.entries(patterns)) {
-        const m = re.exec(out);
-        if (m && !(k in found)) found[k] = m[1];
-      }
-      if (Object.keys(found).length === Object.keys(patterns).length) {
-        clearTimeout(timer);
-        child.stdout.removeListener('data', onData);
-        child.stderr.removeListener('data', onData);
-        const sink = (x) => { if (process.env.TOLLGATE_BENCH_VERBOSE) process.stderr.write(x); };
-        child.stdout.on('data', sink);
-        child.stderr.on('data', sink);
-        resolve({ child, ...found });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
-  });
-}
-
-/** utime and stime of a process in seconds (all its threads). */
-function cpuSeconds(pid) {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
-}
-
-function peakRssMb(pid) {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-async function api(base, pat, method, path, body) {
-  const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${pat}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
+moveLoadGeneratorOffCore0(import.meta.url);
 
 let seq = 0;
 const chatBody = (stream) => JSON.stringify({
@@ -199,7 +136,7 @@ async function startTollgate(common, upstreamUrl) {
   const env = { ...common, TOLLGATE_PROVIDER_BASE_URL_OPENAI: upstreamUrl };
   if (!PG) {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-llm-'));
-    const tg = await start('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
+    const tg = await startProc('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
       pat: /(svc_pat_[A-Za-z0-9_-]+)/,
       api: /"msg":"management API listening".*?"url":"([^"]+)"/,
       gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
@@ -214,9 +151,9 @@ async function startTollgate(common, upstreamUrl) {
   };
   cli('admin', 'user', 'create', '--email', 'bench@localhost');
   const pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
-  const apiProc = await start('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], env, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
+  const apiProc = await startProc('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], env, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
   const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
-  const gw = await start('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
+  const gw = await startProc('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
   return {
     child: gw.child, pat, api: apiProc.api, gateway: gw.gateway, children: [apiProc.child, gw.child],
     cleanup: () => spawnSync('psql', [process.env.DATABASE_URL, '-c', `DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`], { stdio: 'ignore' }),
@@ -234,7 +171,7 @@ async function waitReachable(pool, path, headers) {
 }
 
 async function main() {
-  const upstream = await start('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs'), '--chunks', CHUNKS, '--gap-ms', GAP_MS], {}, { url: /UPSTREAM (\S+)/ });
+  const upstream = await startProc('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs'), '--chunks', CHUNKS, '--gap-ms', GAP_MS], {}, { url: /UPSTREAM (\S+)/ });
   const common = {
     TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info', TOLLGATE_CONFIG_POLL_MS: '500',
@@ -246,7 +183,7 @@ async function main() {
     upstream.child.kill();
     throw e;
   }
-  const bare = await start('bare proxy', '0', [join(root, 'bench/llm-bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
+  const bare = await startProc('bare proxy', '0', [join(root, 'bench/llm-bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
   const children = [upstream.child, ...tg.children, bare.child];
   const pid = tg.child.pid;
   try {

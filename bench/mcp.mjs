@@ -11,21 +11,15 @@
 // cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sse (upstream answers with SSE),
 // --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
 // DATABASE_URL is set).
-/* global fetch, setTimeout, clearTimeout */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+/* global setTimeout */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
+import { api, args, cpuSeconds, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').map(Number);
 const SSE = args.includes('--sse');
@@ -37,82 +31,20 @@ const WARMUP_MS = 1000;
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
 const SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
 
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const ncpu = cpus().length;
-const otherCores = ncpu > 1 ? `1-${ncpu - 1}` : '0';
-
-// The load generator itself runs off the gateway's core.
-if (hasTaskset && ncpu > 1 && !process.env.TOLLGATE_BENCH_PINNED) {
-  const r = spawnSync('taskset', ['-c', otherCores, process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...args], {
-    stdio: 'inherit', env: { ...process.env, TOLLGATE_BENCH_PINNED: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
+moveLoadGeneratorOffCore0(import.meta.url);
 
 // --nice N: run the measured processes (gateway, bare proxy) at that niceness (negative needs root), so that other
 // work on a shared machine disturbs the measurement less.
 const NICE = opt('nice', '');
+const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { nice: NICE });
 
-function pinned(cores, cmd, argv) {
-  const base = hasTaskset ? ['taskset', ['-c', cores, cmd, ...argv]] : [cmd, argv];
-  return NICE && cores === '0' ? ['nice', ['-n', NICE, base[0], ...base[1]]] : base;
-}
-
-/** Spawns a child and resolves with the first stdout/stderr match of each regex. */
-function start(name, cores, argv, env, patterns) {
-  const [cmd, a] = pinned(cores, process.execPath, argv);
-  const base = { ...process.env };
-  if (!args.includes('--redis')) delete base.REDIS_URL;
-  const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const found = {};
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 60_000);
-    const onData = (d) => {
-      out += d.toString();
-      for (const [k, re] of Object.entries(patterns)) {
-        const m = re.exec(out);
-        if (m && !(k in found)) found[k] = m[1];
-      }
-      if (Object.keys(found).length === Object.keys(patterns).length) {
-        clearTimeout(timer);
-        // From now on the output is drained, not kept (set TOLLGATE_BENCH_VERBOSE=1 to see it).
-        child.stdout.removeListener('data', onData);
-        child.stderr.removeListener('data', onData);
-        const sink = (d) => { if (process.env.TOLLGATE_BENCH_VERBOSE) process.stderr.write(d); };
-        child.stdout.on('data', sink);
-        child.stderr.on('data', sink);
-        resolve({ child, ...found });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
-  });
-}
-
-function procStat(pid) {
-  // utime and stime are fields 14 and 15 (1-based) after the command name in parentheses.
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(f[11]) + Number(f[12]);
-  return ticks / 100; // CLK_TCK is 100 on Linux
-}
-
-function peakRssMb(pid) {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+const cpuTotal = (pid) => {
+  const c = cpuSeconds(pid);
+  return c.user + c.sys;
+};
 
 /** The node process under `taskset` (taskset execs, so it is the same pid). */
 const gatewayPid = (child) => child.pid;
-
-async function api(base, pat, method, path, body) {
-  const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${pat}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return JSON.parse(text);
-}
 
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -183,7 +115,7 @@ async function drive(pool, path, headers, kind, conns, ms, onStart) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
-  const upstream = await start('upstream', otherCores, [join(root, 'bench/mcp-upstream.mjs'), SSE ? 'sse' : 'json'], {}, { url: /UPSTREAM (\S+)/ });
+  const upstream = await startProc('upstream', otherCores, [join(root, 'bench/mcp-upstream.mjs'), SSE ? 'sse' : 'json'], {}, { url: /UPSTREAM (\S+)/ });
   const common = {
     TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',
@@ -205,14 +137,14 @@ async function main() {
       };
       cli('admin', 'user', 'create', '--email', 'bench@localhost');
       pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
-      apiProc = await start('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], common, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
+      apiProc = await startProc('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], common, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
       children.push(apiProc.child);
       const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
-      tg = await start('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], common, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
+      tg = await startProc('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], common, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
       tg.api = apiProc.api;
     } else {
       const base = { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' };
-      tg = await start('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], base, {
+      tg = await startProc('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], base, {
         pat: /(svc_pat_[A-Za-z0-9_-]+)/,
         api: /"msg":"management API listening".*?"url":"([^"]+)"/,
         gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
@@ -224,7 +156,7 @@ async function main() {
     throw e;
   }
   children.push(tg.child);
-  const bare = await start('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
+  const bare = await startProc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
   children.push(bare.child);
   const pid = gatewayPid(tg.child);
   try {
@@ -251,8 +183,8 @@ async function main() {
         const bh = await openSession(barePool, up.pathname, {});
         const skipped = { rps: NaN, p50: NaN, p99: NaN, count: 1, errors: 0, cpu: NaN };
         const d = GATEWAY_ONLY ? skipped : await drive(directPool, up.pathname, dh, kind, conns, SECONDS * 1000);
-        const g = await drive(gwPool, `/${server.id}/`, gh, kind, conns, SECONDS * 1000, () => procStat(pid));
-        const b = GATEWAY_ONLY ? skipped : await drive(barePool, up.pathname, bh, kind, conns, SECONDS * 1000, () => procStat(bare.child.pid));
+        const g = await drive(gwPool, `/${server.id}/`, gh, kind, conns, SECONDS * 1000, () => cpuTotal(pid));
+        const b = GATEWAY_ONLY ? skipped : await drive(barePool, up.pathname, bh, kind, conns, SECONDS * 1000, () => cpuTotal(bare.child.pid));
         rows.push({ kind, conns, d, g, b });
         await directPool.close();
         await gwPool.close();

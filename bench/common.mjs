@@ -1,0 +1,88 @@
+// What the benchmarks share: options, pinning processes to cores, starting a child and waiting for its ready lines,
+// reading a process's CPU time and peak RSS from /proc, and calling the management API.
+/* global setTimeout, clearTimeout, fetch */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const args = process.argv.slice(2);
+
+export function opt(name, dflt) {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+}
+
+export const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+export const ncpu = cpus().length;
+export const otherCores = ncpu > 1 ? `1-${ncpu - 1}` : '0';
+
+/** Re-runs the calling script off core 0, which is kept for the measured gateway. Returns only in the re-run. */
+export function moveLoadGeneratorOffCore0(scriptUrl) {
+  if (!hasTaskset || ncpu < 2 || process.env.TOLLGATE_BENCH_PINNED) return;
+  const r = spawnSync('taskset', ['-c', otherCores, process.execPath, ...process.execArgv, fileURLToPath(scriptUrl), ...args], {
+    stdio: 'inherit', env: { ...process.env, TOLLGATE_BENCH_PINNED: '1' },
+  });
+  process.exit(r.status ?? 1);
+}
+
+function pinned(cores, argv, nice) {
+  const base = hasTaskset ? ['taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
+  return nice && cores === '0' ? ['nice', ['-n', nice, base[0], ...base[1]]] : base;
+}
+
+/**
+ * Spawns `node <argv>` on `cores` and resolves with the first match (group 1) of each regex in its output.
+ * Options: nice (niceness of processes on core 0), timeoutMs. REDIS_URL is passed on only with --redis.
+ */
+export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs = 60_000 } = {}) {
+  const [cmd, a] = pinned(cores, argv, nice);
+  const base = { ...process.env };
+  if (!args.includes('--redis')) delete base.REDIS_URL;
+  const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const found = {};
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), timeoutMs);
+    const onData = (d) => {
+      out += d.toString();
+      for (const [k, re] of Object.entries(patterns)) {
+        const m = re.exec(out);
+        if (m && !(k in found)) found[k] = m[1];
+      }
+      if (Object.keys(found).length === Object.keys(patterns).length) {
+        clearTimeout(timer);
+        // From now on the output is drained, not kept (set TOLLGATE_BENCH_VERBOSE=1 to see it).
+        child.stdout.removeListener('data', onData);
+        child.stderr.removeListener('data', onData);
+        const sink = (x) => { if (process.env.TOLLGATE_BENCH_VERBOSE) process.stderr.write(x); };
+        child.stdout.on('data', sink);
+        child.stderr.on('data', sink);
+        resolve({ child, ...found });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** utime and stime of a process in seconds, all threads (fields 14 and 15 after the name; CLK_TCK is 100). */
+export function cpuSeconds(pid) {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
+}
+
+export function peakRssMb(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export async function api(base, pat, method, path, body) {
+  const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${pat}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
