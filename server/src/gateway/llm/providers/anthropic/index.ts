@@ -4,6 +4,7 @@
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import { modelAndStreamInBody } from '../body-model.ts';
 
 function endpoint(method: string, pathname: string): Endpoint | undefined {
   if (method !== 'POST') return undefined;
@@ -112,12 +113,7 @@ export const anthropic: ProviderAdapter = {
     return typeof v === 'string' && v ? v : undefined;
   },
   authHeader: (key) => ['x-api-key', key],
-  readModel: (_ep, body) => str(body, 'model'),
-  writeModel(_ep, body, pathname, model) {
-    if (body) body.model = model;
-    return pathname;
-  },
-  isStream: (_ep, body) => body?.stream === true,
+  ...modelAndStreamInBody,
   askStreamUsage: () => false,
   maxOutputTokens: (_ep, body) => count(body, 'max_tokens'),
   visitPrompt,

@@ -4,6 +4,7 @@
 import { obj, str } from '../json.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from '../openai/chat-format.ts';
 import type { Endpoint, ProviderAdapter } from '../types.ts';
+import { modelAndStreamInBody } from '../body-model.ts';
 
 function endpoint(method: string, pathname: string): Endpoint | undefined {
   if (method !== 'POST') return undefined;
@@ -18,12 +19,7 @@ export const mistral: ProviderAdapter = {
   endpoint,
   nativeClientKey: () => undefined,
   authHeader: (key) => ['authorization', `Bearer ${key}`],
-  readModel: (_ep, body) => str(body, 'model'),
-  writeModel(_ep, body, pathname, model) {
-    if (body) body.model = model;
-    return pathname;
-  },
-  isStream: (_ep, body) => body?.stream === true,
+  ...modelAndStreamInBody,
   askStreamUsage: () => false,
   maxOutputTokens: (_ep, body) => maxTokens(body, 'max_tokens'),
   visitPrompt(ep, body, visit) {

@@ -5,6 +5,7 @@ import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, isObject, obj, parseJson, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextVisitor } from '../types.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from './chat-format.ts';
+import { modelAndStreamInBody } from '../body-model.ts';
 
 function endpoint(method: string, pathname: string): Endpoint | undefined {
   if (method !== 'POST') return undefined;
@@ -81,12 +82,7 @@ export const openai: ProviderAdapter = {
   endpoint,
   nativeClientKey: () => undefined,
   authHeader: (key) => ['authorization', `Bearer ${key}`],
-  readModel: (_ep, body) => str(body, 'model'),
-  writeModel(_ep, body, pathname, model) {
-    if (body) body.model = model;
-    return pathname;
-  },
-  isStream: (_ep, body) => body?.stream === true,
+  ...modelAndStreamInBody,
   askStreamUsage(ep, body) {
     if (ep.kind !== 'chat' && ep.kind !== 'completions') return false;
     const opts = obj(body, 'stream_options');
