@@ -10,7 +10,7 @@
 //                 own rule types), after authorization so that rate limits count only requests that could pass.
 //
 // The upstream call, the response rules and the log phase belong to the kind handler (their shapes differ).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Snapshot, ProxyConfig } from '../../contract/snapshot.ts';
 import type { Services } from '../../services.ts';
@@ -26,7 +26,8 @@ export function newExchange(
 ): Exchange {
   return {
     s, snapshot, proxy, req, facts, token,
-    tokenHash: token ? createHash('sha256').update(token).digest('hex') : undefined,
+    // One-shot crypto.hash: same digest as createHash().update().digest(), without the Hash object (hot path).
+    tokenHash: token ? hash('sha256', token, 'hex') : undefined,
     clientIp: clientIp(req),
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '',
   };

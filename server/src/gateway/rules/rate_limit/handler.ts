@@ -6,7 +6,7 @@
 // request carrying the value gets 403 `IP address temporarily banned` in the ban phase, before authentication.
 // `tokens_per_minute` is LLM-only and compiled by the LLM data plane; this module skips it.
 // If the state store is unreachable, limits fail open (logged): an outage of Redis must not take every proxy down.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
@@ -28,7 +28,7 @@ export function matchValue(x: Exchange, key: RequestMatchKey, preAuth = false): 
   }
 }
 
-const digest = (v: string) => createHash('sha256').update(v).digest('base64url').slice(0, 24);
+const digest = (v: string) => hash('sha256', v, 'base64url').slice(0, 24);
 export const banKey = (proxyId: string, key: string, value: string) => `ban:${proxyId}:${key}:${digest(value)}`;
 
 export function buildRateLimit(entries: RuleEntry<RateLimitRule>[]): RuleHandler[] {

@@ -5,14 +5,14 @@
 // setting facts.cache and stores the upstream's successful answer with storeCached() after it arrives; answers
 // larger than the owner's response-body cap are not stored. The first applicable static_cache rule wins.
 // A state store outage makes the cache a miss, never an error.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { cacheKey } from '../../cache-keys.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
 import type { StaticCacheRule } from './schema.ts';
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha = (s: string) => hash('sha256', s, 'hex');
 
 export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | undefined {
   if (rule.cache_isolation === 'shared') return 'shared';
