@@ -35,18 +35,31 @@ export function mapStrings(v: unknown, fn: (s: string) => string): unknown {
 
 /** Redacts a message; returns the new message and the match count. */
 export function redactMessage(re: UserRegex, replacement: string, msg: JsonRpcMessage): { msg: JsonRpcMessage; count: number } {
-  let count = 0;
-  const fn = (s: string) => {
-    const r = replaceAll(re, s, replacement);
-    if (!r.count) return s;
-    count += r.count;
-    return r.text;
-  };
+  const r = new Redaction(re, replacement);
   const out: JsonRpcMessage = { ...msg };
-  if ('result' in msg) out.result = mapStrings(msg.result, fn);
-  if ('params' in msg) out.params = mapStrings(msg.params, fn);
-  if (msg.error) out.error = mapStrings(msg.error, fn) as JsonRpcMessage['error'];
-  return { msg: count ? out : msg, count };
+  if ('result' in msg) out.result = mapStrings(msg.result, r.fn);
+  if ('params' in msg) out.params = mapStrings(msg.params, r.fn);
+  if (msg.error) out.error = mapStrings(msg.error, r.fn) as JsonRpcMessage['error'];
+  return { msg: r.count ? out : msg, count: r.count };
+}
+
+/**
+ * The string function and match count of one redaction. The function is assigned as a member rather than a named
+ * local closure: the tsx loader (esbuild keepNames) wraps every named local function in a defineProperty call, a
+ * measurable cost on a path that runs for every response message.
+ */
+class Redaction {
+  count = 0;
+  readonly fn: (s: string) => string;
+
+  constructor(re: UserRegex, replacement: string) {
+    this.fn = (s) => {
+      const r = replaceAll(re, s, replacement);
+      if (!r.count) return s;
+      this.count += r.count;
+      return r.text;
+    };
+  }
 }
 
 export function buildResponseReplace(entries: RuleEntry<ResponseReplaceRule>[]): McpRuleHandler[] {
