@@ -177,30 +177,20 @@ function failBeforeUpstream(d: Deps, x: Exchange, res: ServerResponse, err: unkn
  * after it was written, so it never delays the client. Resolves true when either side broke off.
  */
 function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | undefined): Promise<boolean> {
-  return new Promise((resolve) => new BodyPipe(body, res, meter, resolve));
-}
-
-/**
- * The state of one pipeBody. A class with the listeners assigned as members rather than named local closures: the
- * tsx loader (esbuild keepNames) wraps every named local function in a defineProperty call, which cost a few µs per
- * request here.
- */
-class BodyPipe {
-  private done = false;
-  private readonly onClose: () => void;
-
-  constructor(
-    body: Readable,
-    private readonly res: ServerResponse,
-    meter: ResponseMeter | undefined,
-    private readonly resolve: (aborted: boolean) => void,
-  ) {
-    this.onClose = () => {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (aborted: boolean) => {
+      if (done) return;
+      done = true;
+      res.off('close', onClose);
+      resolve(aborted);
+    };
+    const onClose = () => {
       if (res.writableFinished) return;
       body.destroy();
-      this.finish(true);
+      finish(true);
     };
-    res.on('close', this.onClose);
+    res.on('close', onClose);
     body.on('data', (chunk: Buffer) => {
       if (!res.write(chunk)) {
         body.pause();
@@ -210,20 +200,13 @@ class BodyPipe {
     });
     body.once('end', () => {
       res.end();
-      this.finish(false);
+      finish(false);
     });
     body.once('error', () => {
       res.destroy();
-      this.finish(true);
+      finish(true);
     });
-  }
-
-  private finish(aborted: boolean): void {
-    if (this.done) return;
-    this.done = true;
-    this.res.off('close', this.onClose);
-    this.resolve(aborted);
-  }
+  });
 }
 
 interface Forwarding {
