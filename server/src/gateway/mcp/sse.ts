@@ -66,14 +66,7 @@ export class SseSplitter {
       } else if (!this.oversized || (!continued && line.length < 1024 && !isData(line))) this.lines.push(line);
     }
     if (this.oversized) {
-      // Keep only the unfinished line's last character (a lone \r may be half of \r\n).
-      const rest = this.buf.slice(this.pos);
-      if (rest.length > 1) {
-        this.tail = (this.tail + rest.slice(0, -1)).slice(-KEEP);
-        this.partialNonEmpty = true;
-      }
-      this.buf = rest.length > 1 ? rest.slice(-1) : rest;
-      this.pos = 0;
+      this.keepUnfinishedLineTail();
       return out;
     }
     this.buf = this.buf.slice(evStart);
@@ -84,15 +77,20 @@ export class SseSplitter {
       this.tail = this.buf.slice(Math.max(0, this.pos - KEEP), this.pos);
       // Keep the event's own fields (id, event, retry) for the replacement; drop the data.
       this.lines = this.lines.filter((l) => l.length < 1024 && !isData(l));
-      const rest = this.buf.slice(this.pos);
-      if (rest.length > 1) {
-        this.tail = (this.tail + rest.slice(0, -1)).slice(-KEEP);
-        this.partialNonEmpty = true;
-      }
-      this.buf = rest.length > 1 ? rest.slice(-1) : rest;
-      this.pos = 0;
+      this.keepUnfinishedLineTail();
     }
     return out;
+  }
+
+  /** In an oversized event: fold the unfinished line into the tail, keeping only its last character buffered (a lone \r may be half of \r\n). */
+  private keepUnfinishedLineTail(): void {
+    const rest = this.buf.slice(this.pos);
+    if (rest.length > 1) {
+      this.tail = (this.tail + rest.slice(0, -1)).slice(-KEEP);
+      this.partialNonEmpty = true;
+    }
+    this.buf = rest.length > 1 ? rest.slice(-1) : rest;
+    this.pos = 0;
   }
 
   private finishEvent(raw: string): SseEvent {
