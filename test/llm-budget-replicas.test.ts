@@ -5,8 +5,8 @@
 // key prefix and master key. Needs DATABASE_URL and REDIS_URL.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { startChildGateway } from '../server/src/testing/child-gateway.ts';
 import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../server/src/gateway/llm/fake-providers.ts';
 import { rawLlm } from '../server/src/gateway/llm/test-kit.ts';
@@ -20,38 +20,11 @@ let child: ChildProcess | undefined;
 let gatewayB = '';
 const iso = newIsolation();
 
-async function startChildGateway(): Promise<string> {
-  const bin = fileURLToPath(new URL('../server/bin/tollgate.mjs', import.meta.url));
-  child = spawn(process.execPath, [bin, 'serve', '--role', 'gateway'], {
-    env: {
-      ...process.env,
-      TOLLGATE_DB_SCHEMA: iso.schema, TOLLGATE_REDIS_PREFIX: iso.redisPrefix, TOLLGATE_MASTER_KEY: iso.masterKey,
-      TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0', TOLLGATE_CONFIG_POLL_MS: '500',
-      TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',
-      TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`child gateway did not start: ${buf}`)), 30_000);
-    child!.stderr!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /"msg":"gateway listening".*?"url":"([^"]+)"/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child!.once('exit', (code) => reject(new Error(`child gateway exited with ${code}: ${buf}`)));
-  });
-}
-
 before(async () => {
   if (!shared) return;
   fake = await startFakeProvider('openai');
   t = await startTestApp({ isolation: iso, env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
-  gatewayB = await startChildGateway();
+  ({ url: gatewayB, child } = await startChildGateway(iso, { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url }));
 });
 after(async () => {
   if (!shared) return;
