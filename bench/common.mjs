@@ -86,3 +86,6 @@ export async function api(base, pat, method, path, body) {
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
   return JSON.parse(text);
 }
+
+/** The `tollgate` command: compiled JS when `npm run build` is fresh (the bench scripts build first), else the sources. */
+export const tollgateBin = `${root}server/bin/tollgate.mjs`;

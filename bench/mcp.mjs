@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { api, args, cpuSeconds, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, api, args, cpuSeconds, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').map(Number);
@@ -131,20 +131,20 @@ async function main() {
       // inserts run in the PostgreSQL server, so the gateway's CPU is its own.
       Object.assign(common, { TOLLGATE_DB_SCHEMA: SCHEMA, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
       const cli = (...a) => {
-        const r = spawnSync(process.execPath, [join(root, 'server/bin/tollgate.mjs'), ...a], { cwd: root, env: { ...process.env, ...common }, encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [tollgateBin, ...a], { cwd: root, env: { ...process.env, ...common }, encoding: 'utf8' });
         if (r.status !== 0) throw new Error(`tollgate ${a.join(' ')}: ${r.stderr}`);
         return r.stdout.trim();
       };
       cli('admin', 'user', 'create', '--email', 'bench@localhost');
       pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
-      apiProc = await startProc('api', otherCores, [join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'api'], common, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
+      apiProc = await startProc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], common, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
       children.push(apiProc.child);
       const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
-      tg = await startProc('gateway', '0', [...extra, join(root, 'server/bin/tollgate.mjs'), 'serve', '--role', 'gateway'], common, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
+      tg = await startProc('gateway', '0', [...extra, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
       tg.api = apiProc.api;
     } else {
       const base = { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' };
-      tg = await startProc('tollgate', '0', [join(root, 'server/bin/tollgate.mjs'), 'serve'], base, {
+      tg = await startProc('tollgate', '0', [tollgateBin, 'serve'], base, {
         pat: /(svc_pat_[A-Za-z0-9_-]+)/,
         api: /"msg":"management API listening".*?"url":"([^"]+)"/,
         gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,

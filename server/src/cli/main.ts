@@ -6,12 +6,18 @@ const USAGE = `usage:
   tollgate admin user create --email E [--name N] [--password P]
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
   tollgate admin token issue --email E
-  tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files`;
+  tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files
+  tollgate version                the version, and whether the compiled build or the sources are running`;
 
-export async function main(argv: string[]): Promise<number> {
+/** What the `tollgate` entry point loaded: the compiled build of `npm run build`, or the sources through tsx. */
+export type Runtime = 'compiled' | 'sources';
+
+export async function main(argv: string[], runtime: Runtime = 'sources'): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
+      case 'version':
+        return await version(runtime);
       case 'serve':
         return await serve(rest);
       case 'admin': {
@@ -38,6 +44,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+}
+
+async function version(runtime: Runtime): Promise<number> {
+  const { PACKAGE_VERSION } = await import('../version.ts');
+  const from = runtime === 'compiled' ? 'compiled build in server/dist' : 'TypeScript sources through tsx';
+  process.stdout.write(`tollgate ${PACKAGE_VERSION} (${from}, node ${process.version})\n`);
+  return 0;
 }
 
 function parseRole(args: string[]): Role {
