@@ -30,6 +30,10 @@ export interface Config {
   configPollMs: number;
   /** How often DNS pins are refreshed. */
   repinIntervalMs: number;
+  /** How long an MCP upstream may take to start its answer (status and headers) before the client gets 504. */
+  mcpUpstreamTimeoutMs: number;
+  /** The same for LLM providers (a long completion starts late), and the longest silence allowed inside their answer. */
+  llmUpstreamTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -135,5 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     auditRetentionDays: positiveInt(env, 'TOLLGATE_AUDIT_RETENTION_DAYS', 30),
     configPollMs: positiveInt(env, 'TOLLGATE_CONFIG_POLL_MS', 5000),
     repinIntervalMs: positiveInt(env, 'TOLLGATE_REPIN_INTERVAL_MS', 60_000),
+    mcpUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_MCP_UPSTREAM_TIMEOUT_MS', 300_000),
+    llmUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_LLM_UPSTREAM_TIMEOUT_MS', 600_000),
   };
 }

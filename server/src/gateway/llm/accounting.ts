@@ -21,11 +21,14 @@ export interface AccountingDeps {
   writer: AccountingWriter;
 }
 
+/** false: the whole answer went through. An upstream that broke off makes the request's event an `error`. */
+export type Aborted = false | 'client_gone' | 'upstream_timeout' | 'upstream_broken';
+
 export interface Completed {
   status: number;
   metered: Metered | undefined;
-  /** The client went away or the upstream broke mid-answer. */
-  aborted: boolean;
+  /** Whether the answer was cut short, and by which side. */
+  aborted: Aborted;
   startMs: number;
 }
 
@@ -125,5 +128,6 @@ export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: C
   recordUsage(d, o);
   recordConversation(d, o);
   if (o.text) for (const h of t.completionHooks) h.onCompletion?.(x, o.text);
-  emitFor(x, { type: 'allow', details: allowDetails(o) });
+  const upstreamFault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken';
+  emitFor(x, upstreamFault ? { type: 'error', details: { reason: c.aborted, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) });
 }

@@ -18,7 +18,7 @@ import { bearerToken } from '../auth/index.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../server.ts';
-import { accountCompleted, releaseHolds, type AccountingDeps } from './accounting.ts';
+import { accountCompleted, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LlmMsg } from './authorize.ts';
 import { admitBudget } from './budget-gate.ts';
@@ -29,9 +29,6 @@ import { isObject, parseJson } from './providers/json.ts';
 import { BodyTooLarge, readRequestBody } from './request-body.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
 import { clientResponseHeaders, upstreamRequestHeaders, UpstreamPools } from './upstream.ts';
-
-const HEADERS_TIMEOUT_MS = 10 * 60_000;
-const BODY_TIMEOUT_MS = 5 * 60_000;
 
 interface Deps extends AccountingDeps {
   s: Services;
@@ -174,12 +171,12 @@ function failBeforeUpstream(d: Deps, x: Exchange, res: ServerResponse, err: unkn
 
 /**
  * Streams the upstream body to the client chunk by chunk (with backpressure); the accounting tap reads each chunk
- * after it was written, so it never delays the client. Resolves true when either side broke off.
+ * after it was written, so it never delays the client. Resolves with who, if anyone, broke off.
  */
-function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | undefined): Promise<boolean> {
+function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | undefined): Promise<Aborted> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (aborted: boolean) => {
+    const finish = (aborted: Aborted) => {
       if (done) return;
       done = true;
       res.off('close', onClose);
@@ -188,7 +185,7 @@ function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | un
     const onClose = () => {
       if (res.writableFinished) return;
       body.destroy();
-      finish(true);
+      finish('client_gone');
     };
     res.on('close', onClose);
     body.on('data', (chunk: Buffer) => {
@@ -202,9 +199,10 @@ function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | un
       res.end();
       finish(false);
     });
-    body.once('error', () => {
+    body.once('error', (err: { code?: string }) => {
+      // The client's connection is cut too: a stream that just ended would look complete to it.
       res.destroy();
-      finish(true);
+      finish(err.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_broken');
     });
   });
 }
@@ -235,8 +233,8 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
       method: (x.req.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: upstreamRequestHeaders(x.req.headers, rt.adapter.authHeader(proxy.providerKey)),
       body: x.req.method === 'GET' || x.req.method === 'HEAD' ? undefined : call.body(),
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      bodyTimeout: BODY_TIMEOUT_MS,
+      headersTimeout: d.s.config.llmUpstreamTimeoutMs,
+      bodyTimeout: d.s.config.llmUpstreamTimeoutMs,
     });
   } catch (err) {
     const timeout = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
@@ -247,7 +245,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   const meter = call.endpoint
     ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
     : undefined;
-  let aborted = true;
+  let aborted: Aborted = 'client_gone';
   if (!res.destroyed) {
     res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
     aborted = await pipeBody(up.body, res, meter);

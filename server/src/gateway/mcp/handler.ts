@@ -35,9 +35,6 @@ export const McpMsg = {
   batchRejected: 'Batch rejected: another message in it was refused',
 } as const;
 
-/** How long the upstream may take to start answering (tools can be slow; streams then have no idle limit). */
-const HEADERS_TIMEOUT_MS = 300_000;
-
 export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
   const agents = new AgentPool();
   const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
@@ -230,7 +227,8 @@ async function callUpstream(
       method,
       headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken),
       body,
-      headersTimeout: HEADERS_TIMEOUT_MS,
+      // Tools can be slow to start answering; an SSE stream then has no idle limit.
+      headersTimeout: x.s.config.mcpUpstreamTimeoutMs,
       bodyTimeout: 0,
     });
   } catch (err) {

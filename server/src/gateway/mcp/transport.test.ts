@@ -271,3 +271,30 @@ test('an unknown proxy id gets 404', async () => {
   const r = await rawPost(`${t.gateway}/00000000-0000-4000-8000-000000000000/`, INIT);
   assert.equal(r.status, 404);
 });
+
+test('an upstream that does not start its answer in TOLLGATE_MCP_UPSTREAM_TIMEOUT_MS gives 504 with an error event', async () => {
+  // Accepts connections and reads requests but never answers.
+  const held: import('node:net').Socket[] = [];
+  const silent = createServer((sock) => { held.push(sock); sock.resume(); });
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const quick = await startTestApp({ env: { TOLLGATE_MCP_UPSTREAM_TIMEOUT_MS: '300' } });
+  try {
+    const owner = await quick.createUser();
+    const r = await quick.request('POST', '/api/mcp', { token: owner.pat, body: { name: 'slow', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp` } });
+    assert.equal(r.status, 201, r.text);
+    const id = r.body.server.id as string;
+    const k = await createKey(quick, { id, user: owner, pathUrl: '', hostUrl: '' });
+    const started = Date.now();
+    const res = await rawPost(`${quick.gateway}/${id}/`, INIT, { authorization: `Bearer ${k}` });
+    assert.equal(res.status, 504);
+    assert.deepEqual(res.json, { error: 'Upstream MCP server timed out' });
+    assert.ok(Date.now() - started < 5000, 'the configured limit applies, not the 5-minute default');
+    const ev = await flushedEvents(quick, id);
+    assert.equal(ev.at(-1)!.event_type, 'error');
+    assert.equal(ev.at(-1)!.details.reason, 'upstream_timeout');
+  } finally {
+    await quick.close();
+    for (const s of held) s.destroy();
+    await new Promise((r) => silent.close(r));
+  }
+});
