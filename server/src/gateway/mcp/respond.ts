@@ -129,7 +129,7 @@ async function writeEvent(c: RespondContext, ev: SseEvent, pending: Set<JsonRpcI
   if (ev.oversized) {
     const id = sniffId(ev.oversized.head, ev.oversized.tail) ?? (pending.size === 1 ? [...pending][0] : undefined);
     emitFor(c.x, { type: 'error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024, stream: true } });
-    if (id === undefined) return; // an oversized notification is dropped
+    if (id === undefined) return write(c.res, withData(ev, JSON.stringify(withheldNotice())));
     pending.delete(id);
     await write(c.res, withData(ev, JSON.stringify(rpcError(id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge))));
     return;
@@ -154,10 +154,14 @@ async function writeEvent(c: RespondContext, ev: SseEvent, pending: Set<JsonRpcI
   const size = out !== undefined ? out : data;
   if (overCap(size, c.capBytes)) {
     emitFor(c.x, { type: 'error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024, stream: true } });
-    if (msg.id === undefined || msg.id === null) return;
-    out = JSON.stringify(rpcError(msg.id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
+    out = JSON.stringify(msg.id === undefined || msg.id === null ? withheldNotice() : rpcError(msg.id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
   }
   await write(c.res, out === undefined ? ev.raw! : withData(ev, out));
+}
+
+/** Stands in for a notification over the cap, so the client learns that something was withheld. */
+function withheldNotice(): JsonRpcMessage {
+  return { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', logger: 'tollgate', data: RpcMsg.responseTooLarge } };
 }
 
 function overCap(s: string, cap: number): boolean {

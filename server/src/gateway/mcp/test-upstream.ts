@@ -50,8 +50,9 @@ function buildServer(calls: Map<string, number>, opts: McpUpstreamOptions, lastH
     ran('counter');
     return { content: [{ type: 'text', text: `call ${calls.get('counter')}` }] };
   });
-  server.registerTool('big', { description: 'Returns n kilobytes', inputSchema: { kb: z.number() } }, async ({ kb }) => {
+  server.registerTool('big', { description: 'Returns n kilobytes (after a log message of logKb)', inputSchema: { kb: z.number(), logKb: z.number().optional() } }, async ({ kb, logKb }, extra) => {
     ran('big');
+    if (logKb) await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(logKb * 1024) } });
     return { content: [{ type: 'text', text: 'x'.repeat(kb * 1024) }] };
   });
   server.registerTool('headers', { description: 'Reports the request headers it saw', inputSchema: {} }, async () => {

@@ -205,6 +205,14 @@ test('responses over the owner cap become JSON-RPC "Response too large" (SSE and
         assert.match(err.message, /Response too large/);
         return true;
       });
+      if (upstream === sse) {
+        // A notification over the cap cannot be answered with an error: a short log message stands in for it.
+        const logs: unknown[] = [];
+        c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params); });
+        const r = await c.client.callTool({ name: 'big', arguments: { kb: 1, logKb: 100 } });
+        assert.equal((r.content as Array<{ text: string }>)[0]!.text.length, 1024);
+        assert.deepEqual(logs, [{ level: 'error', logger: 'tollgate', data: 'Response too large' }]);
+      }
       // The session still works after the refused answer.
       const again = await c.client.callTool({ name: 'echo', arguments: { text: 'still here' } });
       assert.deepEqual(again.content, [{ type: 'text', text: 'still here' }]);
