@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findPrice, microToCents, normalizeModel, priceUsage, tableAt } from './cost.ts';
+import { findPrice, MICRO_CENTS_PER_CENT, microToCents, normalizeModel, priceUsage, tableAt } from './cost.ts';
 import { PRICING_TABLES } from './tables.ts';
 import type { PricingTable } from './types.ts';
 
@@ -50,4 +50,15 @@ test('a new table version applies from its effective instant only', () => {
   const u = { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 };
   assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2029-06-01T00:00:00Z'), tables).costMicroCents, 15_000_000);
   assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2030-06-01T00:00:00Z'), tables).costMicroCents, 100_000_000);
+});
+
+test('cost: Anthropic prompt-cache writes at their own price (1.25 x input), reads at the cached price', () => {
+  // claude-sonnet-4: 3 in, 0.30 cached read, 3.75 cache write, 15 out (USD / 1M tokens)
+  const u = { inputTokens: 1_000_000, cachedInputTokens: 200_000, cacheWriteInputTokens: 300_000, outputTokens: 0 };
+  const p = priceUsage('anthropic', 'claude-sonnet-4-20250514', u, Date.now());
+  // 500k uncached x 3 + 200k x 0.30 + 300k x 3.75 = 1.5 + 0.06 + 1.125 USD = 268.5 cents
+  assert.equal(p.costMicroCents, 268.5 * MICRO_CENTS_PER_CENT);
+  // A provider without a cache-write price charges writes as plain input.
+  const o = priceUsage('openai', 'gpt-4o-mini', { inputTokens: 1_000_000, cachedInputTokens: 0, cacheWriteInputTokens: 1_000_000, outputTokens: 0 }, Date.now());
+  assert.equal(o.costMicroCents, priceUsage('openai', 'gpt-4o-mini', { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 }, Date.now()).costMicroCents);
 });

@@ -9,6 +9,8 @@ export interface TokenUsage {
   inputTokens: number;
   /** The part of inputTokens served from the provider's prompt cache. */
   cachedInputTokens: number;
+  /** The part of inputTokens written to the provider's prompt cache (Anthropic charges these above the input price). */
+  cacheWriteInputTokens?: number;
   outputTokens: number;
 }
 
@@ -56,9 +58,12 @@ export function findPrice(models: Record<string, ModelPrice>, model: string): { 
 }
 
 export function costOf(price: ModelPrice, u: TokenUsage): number {
-  const cached = Math.min(Math.max(0, u.cachedInputTokens), Math.max(0, u.inputTokens));
-  const uncached = Math.max(0, u.inputTokens) - cached;
-  const usd = uncached * price.input + cached * (price.cachedInput ?? price.input) + Math.max(0, u.outputTokens) * price.output;
+  const input = Math.max(0, u.inputTokens);
+  const cached = Math.min(Math.max(0, u.cachedInputTokens), input);
+  const written = Math.min(Math.max(0, u.cacheWriteInputTokens ?? 0), input - cached);
+  const uncached = input - cached - written;
+  const usd = uncached * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWriteInput ?? price.input)
+    + Math.max(0, u.outputTokens) * price.output;
   return Math.round(usd * USD_PER_M_TO_MICRO_CENTS);
 }
 

@@ -8,6 +8,8 @@ export interface ModelPrice {
   output: number;
   /** Input tokens served from the provider's prompt cache; defaults to `input` when the provider has no discount. */
   cachedInput?: number;
+  /** Input tokens written to the provider's prompt cache; defaults to `input` (Anthropic: 1.25 x input, 5-minute TTL). */
+  cacheWriteInput?: number;
 }
 
 export interface PricingTable {

@@ -20,7 +20,7 @@ test('auth: the client key may come in x-api-key; the provider key goes in x-api
 
 test('message JSON: input = uncached + cache writes + cache reads; cache reads are the cached part', () => {
   const body = fixtureJson('anthropic', 'message.json');
-  assert.deepEqual(anthropic.usageFromJson(messages, body), { inputTokens: 12 + 100 + 2048, cachedInputTokens: 2048, outputTokens: 10 });
+  assert.deepEqual(anthropic.usageFromJson(messages, body), { inputTokens: 12 + 100 + 2048, cachedInputTokens: 2048, cacheWriteInputTokens: 100, outputTokens: 10 });
   assert.equal(anthropic.completionFromJson(messages, body), 'Hello! How can I help you today?');
   assert.equal(anthropic.modelFromJson(body), 'claude-sonnet-4-20250514');
 });
@@ -29,7 +29,7 @@ test('message SSE: input from message_start, final output from message_delta', (
   const wire = fixtureText('anthropic', 'message-stream.sse');
   for (const size of [1, 9, wire.length]) {
     const r = readStream(anthropic, messages, wire, size);
-    assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, outputTokens: 15 });
+    assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, cacheWriteInputTokens: 0, outputTokens: 15 });
     assert.equal(r.text(), 'Hello! Nice to meet you.');
     assert.equal(r.model(), 'claude-sonnet-4-20250514');
   }
@@ -38,7 +38,7 @@ test('message SSE: input from message_start, final output from message_delta', (
 test('message_delta input counts (newer API versions) replace message_start ones', () => {
   const wire = 'event: message_start\ndata: {"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}\n\n'
     + 'event: message_delta\ndata: {"type":"message_delta","delta":{},"usage":{"input_tokens":7,"cache_read_input_tokens":3,"output_tokens":20}}\n\n';
-  assert.deepEqual(readStream(anthropic, messages, wire).usage(), { inputTokens: 10, cachedInputTokens: 3, outputTokens: 20 });
+  assert.deepEqual(readStream(anthropic, messages, wire).usage(), { inputTokens: 10, cachedInputTokens: 3, cacheWriteInputTokens: 0, outputTokens: 20 });
 });
 
 test('errors and count_tokens carry no billable usage', () => {
@@ -66,7 +66,7 @@ test('prompt texts: system string or blocks, user/assistant blocks, tool_result 
 
 test('without text collection only message_start and message_delta are parsed', () => {
   const r = readStream(anthropic, messages, fixtureText('anthropic', 'message-stream.sse'), 5, false);
-  assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, outputTokens: 15 });
+  assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, cacheWriteInputTokens: 0, outputTokens: 15 });
   assert.equal(r.text(), '');
   assert.ok(r.chars() > 0);
 });
