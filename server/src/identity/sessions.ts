@@ -25,6 +25,12 @@ export async function createSession(q: Queryable, userId: string, mfaPassed: boo
   return { token, idHash, expiresAt };
 }
 
+/** Removes every expired session (the hourly session-purge job); returns how many. */
+export async function deleteExpiredSessions(q: Queryable, nowS: number): Promise<number> {
+  const rows = await q.query<{ n: number }>('WITH gone AS (DELETE FROM sessions WHERE expires_at <= $1 RETURNING 1) SELECT count(*)::int AS n FROM gone', [nowS]);
+  return rows[0]?.n ?? 0;
+}
+
 export async function deleteSession(q: Queryable, idHash: string): Promise<void> {
   await q.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
 }

@@ -1,10 +1,11 @@
-// Periodic background work (DNS re-pinning, retention purges). Each job is a small module; this file only
+// Periodic background work (DNS re-pinning, retention purges, expired sessions). Each job is a small module; this file only
 // schedules them. Returns a function that stops them all.
 import type { Role } from '../config/config.ts';
 import type { Services } from '../services.ts';
 import { repinJob } from './repin.ts';
 import { auditRetentionJob } from './audit-retention.ts';
 import { llmLogPurgeJob } from './llm-log-purge.ts';
+import { sessionPurgeJob } from './session-purge.ts';
 
 export interface Job {
   name: string;
@@ -19,6 +20,7 @@ const JOBS: Job[] = [
   repinJob,
   auditRetentionJob,
   llmLogPurgeJob,
+  sessionPurgeJob,
 ];
 
 export function startBackgroundJobs(s: Services, role: Role): () => Promise<void> {
