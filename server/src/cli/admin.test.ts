@@ -95,6 +95,7 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
       [], ['user'], ['user', 'delete', '--email', alice], ['token', 'issue'], ['user', 'create', '--name', 'x'],
       ['user', 'create', '--email'], ['user', 'create', '--email', 'not-an-email'], ['user', 'tags', '--email', alice, '--bogus', 'x'],
       ['user', 'create', '--email', alice, '--password', 'short'], ['token', 'issue', '--email', alice, '--email', bob],
+      ['user', 'password', '--email', alice], ['user', 'password', '--email', alice, '--password', 'short'],
     ];
     const runs = await Promise.all(cases.map((c) => runCli(c, env)));
     runs.forEach((r, i) => {
@@ -217,6 +218,21 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
     const login = await fetch(`${api}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: bob, password: PASSWORD }) });
     assert.equal(login.status, 200);
     assert.equal(((await login.json()) as { user: { id: string } }).user.id, bobId);
+
+    // A password reset through the CLI: the new password works, the old one and the open session do not.
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    assert.equal((await fetch(`${api}/api/auth/session`, { headers: { cookie } })).status, 200);
+    const NEW = 'another long enough password';
+    const reset = await runCli(['user', 'password', '--email', bob, '--password-stdin'], env, `${NEW}\n`);
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.equal(reset.stdout, '');
+    assert.equal((await fetch(`${api}/api/auth/session`, { headers: { cookie } })).status, 401, 'the session ended');
+    const signIn = (password: string) => fetch(`${api}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: bob, password }) });
+    assert.equal((await signIn(PASSWORD)).status, 401);
+    assert.equal((await signIn(NEW)).status, 200);
+    const unknown = await runCli(['user', 'password', '--email', 'nobody@example.com', '--password', NEW], env);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no user with email nobody@example.com/);
   });
 
   test('stopping serve removes the endpoint files; the CLI then opens the data dir itself, also past stale files', async () => {

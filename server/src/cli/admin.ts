@@ -1,6 +1,7 @@
 // `tollgate admin ...` (DESIGN §4): out-of-band user and PAT management for operators.
 //   user create --email E [--name N] [--password P | --password-stdin]   prints the new user's id
 //   user tags --email E [--add TAG]... [--remove TAG]...                  prints the resulting tags, one per line
+//   user password --email E (--password P | --password-stdin)             sets the dashboard password, prints nothing
 //   token issue --email E                                                  prints only the plaintext PAT
 // Exit codes: 0 done, 1 the command failed (unknown user, duplicate e-mail, database down), 2 bad usage.
 // With DATABASE_URL the CLI connects to PostgreSQL itself. In embedded mode it sends the command to the server
@@ -16,6 +17,7 @@ import { acquireDataDirLock, DataDirBusy } from './data-dir-lock.ts';
 export const ADMIN_USAGE = `usage:
   tollgate admin user create --email E [--name N] [--password P | --password-stdin]
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
+  tollgate admin user password --email E (--password P | --password-stdin)
   tollgate admin token issue --email E`;
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -27,6 +29,7 @@ type Flags = Map<string, string[]>;
 const FLAGS_BY_COMMAND: Record<string, { flags: string[]; booleans?: string[] }> = {
   'user create': { flags: ['--email', '--name', '--password'], booleans: ['--password-stdin'] },
   'user tags': { flags: ['--email', '--add', '--remove'] },
+  'user password': { flags: ['--email', '--password'], booleans: ['--password-stdin'] },
   'token issue': { flags: ['--email'] },
 };
 
@@ -73,14 +76,25 @@ async function readStdinLine(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
 }
 
-async function userCreateCommand(flags: Flags): Promise<AdminCommand> {
+/** --password P or --password-stdin (the first line of stdin, so it stays out of the shell history and ps). */
+async function passwordFlag(flags: Flags): Promise<string | undefined> {
   let password = single(flags, '--password');
   if (flags.has('--password-stdin')) {
     if (password !== undefined) throw new UsageError('use either --password or --password-stdin');
     password = await readStdinLine();
   }
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  return { op: 'user.create', email: emailFlag(flags), name: single(flags, '--name'), password };
+  return password;
+}
+
+async function userCreateCommand(flags: Flags): Promise<AdminCommand> {
+  return { op: 'user.create', email: emailFlag(flags), name: single(flags, '--name'), password: await passwordFlag(flags) };
+}
+
+async function userPasswordCommand(flags: Flags): Promise<AdminCommand> {
+  const password = await passwordFlag(flags);
+  if (password === undefined) throw new UsageError('missing --password or --password-stdin');
+  return { op: 'user.password', email: emailFlag(flags), password };
 }
 
 /** Turns argv (after `admin`) into a command, or throws UsageError. */
@@ -92,6 +106,7 @@ export async function parseAdminArgs(args: string[]): Promise<AdminCommand> {
   switch (key) {
     case 'user create': return userCreateCommand(flags);
     case 'user tags': return { op: 'user.tags', email: emailFlag(flags), add: flags.get('--add') ?? [], remove: flags.get('--remove') ?? [] };
+    case 'user password': return userPasswordCommand(flags);
     default: return { op: 'token.issue', email: emailFlag(flags) };
   }
 }

@@ -20,6 +20,7 @@ export async function bootstrapAdmin(s: Services, apiUrl = 'http://127.0.0.1:808
     `    ${token}`,
     '',
     `  Try: curl -H "Authorization: Bearer <token>" ${apiUrl}/api/profile`,
+    '  Dashboard sign-in: tollgate admin user password --email admin@localhost --password-stdin',
     '',
   ].join('\n') + '\n');
 }

@@ -5,6 +5,7 @@ const USAGE = `usage:
   tollgate serve [--role all|api|gateway]
   tollgate admin user create --email E [--name N] [--password P]
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
+  tollgate admin user password --email E (--password P | --password-stdin)
   tollgate admin token issue --email E
   tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files
   tollgate version                the version, and whether the compiled build or the sources are running`;

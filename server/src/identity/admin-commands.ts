@@ -6,6 +6,7 @@ import type { Db } from '../db/db.ts';
 import type { Services } from '../services.ts';
 import { unixNow } from '../services.ts';
 import { editConsumerTags, InvalidTag } from './consumer-tags.ts';
+import { hashPassword } from '../crypto/password.ts';
 import { createUser, findUserByEmail, InvalidEmail, issuePat, setConsumerTags, UserExists } from './users.ts';
 
 const email = z.string().min(1).max(320).describe('E-mail address of the user');
@@ -24,6 +25,11 @@ export const adminCommandSchema = z.discriminatedUnion('op', [
     remove: z.array(z.string()).max(100).default([]).describe('Tags to remove'),
   }),
   z.object({ op: z.literal('token.issue'), email }),
+  z.object({
+    op: z.literal('user.password'),
+    email,
+    password: z.string().min(1).max(1024).describe('New dashboard password (scrypt-hashed); the user\'s sessions end'),
+  }),
 ]);
 
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
@@ -74,11 +80,23 @@ async function tokenIssue(s: AdminServices, cmd: Extract<AdminCommand, { op: 'to
   return [token];
 }
 
+async function userPassword(s: AdminServices, cmd: Extract<AdminCommand, { op: 'user.password' }>): Promise<string[]> {
+  const u = await requireUser(s.db, cmd.email);
+  const hash = await hashPassword(cmd.password);
+  // A reset also signs the user out everywhere: whoever knew the old password keeps no session.
+  await s.db.tx(async (q) => {
+    await q.query('UPDATE users SET password_hash = $1 WHERE id = $2', [hash, u.id]);
+    await q.query('DELETE FROM sessions WHERE user_id = $1', [u.id]);
+  });
+  return [];
+}
+
 /** Runs one command; returns the lines to print on stdout. */
 export async function runAdminCommand(s: AdminServices, cmd: AdminCommand): Promise<string[]> {
   switch (cmd.op) {
     case 'user.create': return userCreate(s, cmd);
     case 'user.tags': return userTags(s, cmd);
     case 'token.issue': return tokenIssue(s, cmd);
+    case 'user.password': return userPassword(s, cmd);
   }
 }
