@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, api, args, cpuSeconds, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, api, args, cpuSeconds, printTargets, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').map(Number);
@@ -194,6 +194,7 @@ async function main() {
     }
     const rss = peakRssMb(pid);
     console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
+    printTargets('targets (issue 3: gateway pinned to one core, the realistic rule set on)', targetChecks(rows, rss));
     console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; upstream: SDK McpServer, ${SSE ? 'SSE' : 'JSON'} answers; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
     console.log('bare proxy = node:http + undici passthrough with no auth, rules or events (bench/bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
     console.log(JSON.stringify({ rows: rows.map(({ kind, conns, d, g, b }) => ({ kind, conns, direct: round(d), gateway: round(g), bareProxy: round(b) })), peakRssMb: Math.round(rss) }));
@@ -202,6 +203,18 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
     if (PG) spawnSync('psql', [process.env.DATABASE_URL, '-c', `DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`], { stdio: 'ignore' });
   }
+}
+
+function targetChecks(rows, rss) {
+  const us = (r) => (r.cpu / r.count) * 1e6;
+  const calls = rows.filter((r) => r.kind === 'tools/call');
+  const checks = calls.map((r) => ({ what: `CPU per tools/call, ${r.conns} conns`, unit: 'µs', target: 150, below: true, gateway: us(r.g), bare: us(r.b) }));
+  const one = calls.find((r) => r.conns === 1);
+  if (one) checks.push({ what: 'added p50, tools/call, 1 conn', unit: 'ms', target: 0.2, below: true, gateway: one.g.p50 - one.d.p50, bare: one.b.p50 - one.d.p50 });
+  const at64 = rows.filter((r) => r.conns === 64);
+  if (at64.length) checks.push({ what: 'errors at 64 conns', unit: '', target: 0, below: true, gateway: at64.reduce((n, r) => n + r.g.errors, 0) });
+  checks.push({ what: 'gateway peak RSS', unit: 'MB', target: 150, below: true, gateway: rss });
+  return checks;
 }
 
 function round(r) {
