@@ -58,7 +58,17 @@ test('cost: Anthropic prompt-cache writes at their own price (1.25 x input), rea
   const p = priceUsage('anthropic', 'claude-sonnet-4-20250514', u, Date.now());
   // 500k uncached x 3 + 200k x 0.30 + 300k x 3.75 = 1.5 + 0.06 + 1.125 USD = 268.5 cents
   assert.equal(p.costMicroCents, 268.5 * MICRO_CENTS_PER_CENT);
+  // Of the writes, those to the 1-hour cache cost 2 x input: 100k of the 300k move from 3.75 to 6 USD / 1M.
+  const hour = priceUsage('anthropic', 'claude-sonnet-4-20250514', { ...u, cacheWrite1hInputTokens: 100_000 }, Date.now());
+  assert.equal(hour.costMicroCents, (268.5 + 100_000 * (6 - 3.75) / 1e6 * 100) * MICRO_CENTS_PER_CENT);
   // A provider without a cache-write price charges writes as plain input.
   const o = priceUsage('openai', 'gpt-4o-mini', { inputTokens: 1_000_000, cachedInputTokens: 0, cacheWriteInputTokens: 1_000_000, outputTokens: 0 }, Date.now());
   assert.equal(o.costMicroCents, priceUsage('openai', 'gpt-4o-mini', { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 }, Date.now()).costMicroCents);
+});
+
+test('Mistral Large 3 and its -latest alias are priced as Large 3, dated Large 2 names as Large 2', () => {
+  const models = PRICING_TABLES[0]!.providers.mistral;
+  assert.deepEqual(findPrice(models, 'mistral-large-latest')?.price, { input: 0.5, output: 1.5 });
+  assert.deepEqual(findPrice(models, 'mistral-large-2512')?.price, { input: 0.5, output: 1.5 });
+  assert.deepEqual(findPrice(models, 'mistral-large-2411')?.price, { input: 2, output: 6 });
 });

@@ -11,6 +11,8 @@ export interface TokenUsage {
   cachedInputTokens: number;
   /** The part of inputTokens written to the provider's prompt cache (Anthropic charges these above the input price). */
   cacheWriteInputTokens?: number;
+  /** The part of cacheWriteInputTokens written with a 1-hour TTL (priced higher again). */
+  cacheWrite1hInputTokens?: number;
   outputTokens: number;
 }
 
@@ -61,9 +63,11 @@ export function costOf(price: ModelPrice, u: TokenUsage): number {
   const input = Math.max(0, u.inputTokens);
   const cached = Math.min(Math.max(0, u.cachedInputTokens), input);
   const written = Math.min(Math.max(0, u.cacheWriteInputTokens ?? 0), input - cached);
+  const writtenHour = Math.min(Math.max(0, u.cacheWrite1hInputTokens ?? 0), written);
   const uncached = input - cached - written;
-  const usd = uncached * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWriteInput ?? price.input)
-    + Math.max(0, u.outputTokens) * price.output;
+  const writePrice = price.cacheWriteInput ?? price.input;
+  const usd = uncached * price.input + cached * (price.cachedInput ?? price.input) + (written - writtenHour) * writePrice
+    + writtenHour * (price.cacheWrite1hInput ?? writePrice) + Math.max(0, u.outputTokens) * price.output;
   return Math.round(usd * USD_PER_M_TO_MICRO_CENTS);
 }
 

@@ -10,6 +10,8 @@ export interface ModelPrice {
   cachedInput?: number;
   /** Input tokens written to the provider's prompt cache; defaults to `input` (Anthropic: 1.25 x input, 5-minute TTL). */
   cacheWriteInput?: number;
+  /** The same for a cache entry with a 1-hour TTL (Anthropic: 2 x input); defaults to `cacheWriteInput`. */
+  cacheWrite1hInput?: number;
 }
 
 export interface PricingTable {

@@ -1,6 +1,8 @@
 // Pricing table 2025-08-01: list prices of the four providers (USD per million tokens, standard tier, no batch
 // discount). Model names match exactly or as a family prefix followed by "-", ":" or "@" (dated snapshots).
 // Never edit a published version: add a new file and register it in ../tables.ts (old rows keep their cost).
+// (Amended once before the first release, 2026-11-22: Anthropic cache-write prices and Mistral Large 3 / Ministral 3,
+// checked against the providers' published tables; Mistral figures come from secondary listings.)
 import type { PricingTable } from '../types.ts';
 
 export const PRICING_2025_08_01: PricingTable = {
@@ -30,16 +32,16 @@ export const PRICING_2025_08_01: PricingTable = {
       '*': { input: 15, cachedInput: 7.5, output: 60 },
     },
     anthropic: {
-      'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWriteInput: 6.25, output: 25 },
-      'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, output: 75 },
-      'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, output: 15 },
-      'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWriteInput: 1.25, output: 5 },
-      'claude-3-7-sonnet': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, output: 15 },
-      'claude-3-5-sonnet': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, output: 15 },
-      'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWriteInput: 1, output: 4 },
-      'claude-3-opus': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, output: 75 },
-      'claude-3-haiku': { input: 0.25, cachedInput: 0.03, cacheWriteInput: 0.3125, output: 1.25 },
-      '*': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, output: 75 },
+      'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWriteInput: 6.25, cacheWrite1hInput: 10, output: 25 },
+      'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, cacheWrite1hInput: 30, output: 75 },
+      'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, cacheWrite1hInput: 6, output: 15 },
+      'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWriteInput: 1.25, cacheWrite1hInput: 2, output: 5 },
+      'claude-3-7-sonnet': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, cacheWrite1hInput: 6, output: 15 },
+      'claude-3-5-sonnet': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, cacheWrite1hInput: 6, output: 15 },
+      'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWriteInput: 1, cacheWrite1hInput: 1.6, output: 4 },
+      'claude-3-opus': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, cacheWrite1hInput: 30, output: 75 },
+      'claude-3-haiku': { input: 0.25, cachedInput: 0.03, cacheWriteInput: 0.3, cacheWrite1hInput: 0.5, output: 1.25 },
+      '*': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, cacheWrite1hInput: 30, output: 75 },
     },
     gemini: {
       'gemini-2.5-pro': { input: 1.25, cachedInput: 0.31, output: 10 },
@@ -55,6 +57,9 @@ export const PRICING_2025_08_01: PricingTable = {
     },
     mistral: {
       'mistral-large': { input: 2, output: 6 },
+      // Mistral Large 3 (2512), which the -latest alias names since December 2025, costs a quarter of Large 2.
+      'mistral-large-2512': { input: 0.5, output: 1.5 },
+      'mistral-large-latest': { input: 0.5, output: 1.5 },
       'mistral-medium': { input: 0.4, output: 2 },
       'mistral-small': { input: 0.1, output: 0.3 },
       'magistral-medium': { input: 2, output: 5 },
@@ -66,7 +71,9 @@ export const PRICING_2025_08_01: PricingTable = {
       'pixtral-12b': { input: 0.15, output: 0.15 },
       'open-mistral-nemo': { input: 0.15, output: 0.15 },
       'ministral-8b': { input: 0.1, output: 0.1 },
+      'ministral-8b-2512': { input: 0.15, output: 0.15 },
       'ministral-3b': { input: 0.04, output: 0.04 },
+      'ministral-3b-2512': { input: 0.1, output: 0.1 },
       'mistral-embed': { input: 0.1, output: 0 },
       '*': { input: 2, output: 6 },
     },

@@ -70,3 +70,11 @@ test('without text collection only message_start and message_delta are parsed', 
   assert.equal(r.text(), '');
   assert.ok(r.chars() > 0);
 });
+
+test('cache writes to the 1-hour cache are reported apart (usage.cache_creation), for their higher price', () => {
+  const json = { type: 'message', model: 'claude-sonnet-4-20250514', content: [], usage: {
+    input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 500, output_tokens: 3,
+    cache_creation: { ephemeral_5m_input_tokens: 200, ephemeral_1h_input_tokens: 300 },
+  } };
+  assert.deepEqual(anthropic.usageFromJson(messages, json), { inputTokens: 510, cachedInputTokens: 0, cacheWriteInputTokens: 500, cacheWrite1hInputTokens: 300, outputTokens: 3 });
+});

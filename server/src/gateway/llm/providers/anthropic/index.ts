@@ -1,7 +1,8 @@
 // Anthropic Messages API. Client key: Bearer or the native `x-api-key`; upstream: `x-api-key: <provider key>`.
 // Usage: `input_tokens` counts only uncached input, so total input = input + cache_creation + cache_read, of which
-// cache_read is the cached part and cache_creation the part written to the cache (priced as a cache write). Streams
-// report input in `message_start` and cumulative output in `message_delta`.
+// cache_read is the cached part and cache_creation the part written to the cache (priced as a cache write; the
+// `cache_creation.ephemeral_1h_input_tokens` share at the 1-hour rate). Streams report input in `message_start` and
+// cumulative output in `message_delta`.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextRole, TextVisitor } from '../types.ts';
@@ -20,7 +21,12 @@ function messagesUsage(u: Json | undefined): TokenUsage | undefined {
   if (input === undefined) return undefined;
   const cacheRead = count(u, 'cache_read_input_tokens') ?? 0;
   const cacheWrite = count(u, 'cache_creation_input_tokens') ?? 0;
-  return { inputTokens: input + cacheRead + cacheWrite, cachedInputTokens: cacheRead, cacheWriteInputTokens: cacheWrite, outputTokens: count(u, 'output_tokens') ?? 0 };
+  const split = obj(u, 'cache_creation');
+  const hour = split ? count(split, 'ephemeral_1h_input_tokens') ?? 0 : 0;
+  return {
+    inputTokens: input + cacheRead + cacheWrite, cachedInputTokens: cacheRead, cacheWriteInputTokens: cacheWrite,
+    ...(hour ? { cacheWrite1hInputTokens: hour } : {}), outputTokens: count(u, 'output_tokens') ?? 0,
+  };
 }
 
 function visitBlocks(holder: JsonObject, key: string, role: TextRole, visit: TextVisitor): boolean {
