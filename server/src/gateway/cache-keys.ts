@@ -4,7 +4,11 @@ export function cacheToolPrefix(proxyId: string, tool: string): string {
   return `cache:${proxyId}:${encodeURIComponent(tool)}:`;
 }
 
-/** identity is the credential id, a hash of the JWT claims, or "shared"; payloadHash a hash of the request payload. */
-export function cacheKey(proxyId: string, tool: string, identity: string, payloadHash: string): string {
-  return `${cacheToolPrefix(proxyId, tool)}${identity}:${payloadHash}`;
+/**
+ * identity is the credential id, a hash of the JWT claims, or "shared"; payloadHash a hash of the request payload;
+ * rulesDigest a digest of the proxy's rules, so that answers stored under other rules (a redaction added since) are
+ * never served: they are simply not found and expire.
+ */
+export function cacheKey(proxyId: string, tool: string, rulesDigest: string, identity: string, payloadHash: string): string {
+  return `${cacheToolPrefix(proxyId, tool)}${rulesDigest}:${identity}:${payloadHash}`;
 }

@@ -327,8 +327,8 @@ describe('DELETE /api/mcp/:id', () => {
     const key = await insertKey(u, ['name:k1', 'private:permissions:mcp', `mcp:${s.id}:tool:*`, `mcp:${s.id}:resource:${res.body.id}`,
       `mcp:${s.id}:tool:echo`, `mcp:${other.id}:tool:*`]);
     const state = t.app.services.state;
-    await state.set(cacheKey(s.id, 'echo', 'shared', 'h1'), 'cached');
-    await state.set(cacheKey(other.id, 'echo', 'shared', 'h1'), 'cached');
+    await state.set(cacheKey(s.id, 'echo', 'r0', 'shared', 'h1'), 'cached');
+    await state.set(cacheKey(other.id, 'echo', 'r0', 'shared', 'h1'), 'cached');
 
     const r = await t.request('DELETE', `/api/mcp/${s.id}`, { token: u.pat });
     assert.deepEqual([r.status, r.body], [200, { deleted: true }]);
@@ -342,8 +342,8 @@ describe('DELETE /api/mcp/:id', () => {
     assert.equal(snap.proxies.has(s.id), false);
     assert.equal(snap.hosts.has(s.proxyHost), false);
     assert.equal(snap.paths.has(`/${s.id}`), false);
-    assert.equal(await state.get(cacheKey(s.id, 'echo', 'shared', 'h1')), undefined);
-    assert.equal(await state.get(cacheKey(other.id, 'echo', 'shared', 'h1')), 'cached');
+    assert.equal(await state.get(cacheKey(s.id, 'echo', 'r0', 'shared', 'h1')), undefined);
+    assert.equal(await state.get(cacheKey(other.id, 'echo', 'r0', 'shared', 'h1')), 'cached');
 
     const again = await t.request('DELETE', `/api/mcp/${s.id}`, { token: u.pat });
     assert.deepEqual([again.status, again.body], [404, NOT_FOUND]);
@@ -386,8 +386,8 @@ describe('POST /api/mcp/:id/re-resolve and DELETE /api/mcp/:id/cache', () => {
     const s = await createMcp(u);
     const other = await createMcp(u, { name: 'other' });
     const state = t.app.services.state;
-    const echo = [cacheKey(s.id, 'echo', 'cred-1', 'h1'), cacheKey(s.id, 'echo', 'cred-2', 'h2'), cacheKey(s.id, 'echo', 'shared', 'h3')];
-    const kept = [cacheKey(s.id, 'echo2', 'shared', 'h1'), cacheKey(s.id, 'add', 'cred-1', 'h1'), cacheKey(other.id, 'echo', 'cred-1', 'h1')];
+    const echo = [cacheKey(s.id, 'echo', 'r0', 'cred-1', 'h1'), cacheKey(s.id, 'echo', 'r0', 'cred-2', 'h2'), cacheKey(s.id, 'echo', 'r0', 'shared', 'h3')];
+    const kept = [cacheKey(s.id, 'echo2', 'r0', 'shared', 'h1'), cacheKey(s.id, 'add', 'r0', 'cred-1', 'h1'), cacheKey(other.id, 'echo', 'r0', 'cred-1', 'h1')];
     for (const k of [...echo, ...kept]) await state.set(k, 'v', 60_000);
     const r = await t.request('DELETE', `/api/mcp/${s.id}/cache?tool=echo`, { token: u.pat });
     assert.deepEqual([r.status, r.body], [200, { dropped: 3 }]);
@@ -446,7 +446,7 @@ test('tenant isolation: every MCP route answers 404 to another user and changes 
   const b = await t.createUser();
   const s = await createMcp(a, { authType: 'bearer', authToken: 'a-secret' });
   const res = await t.request('POST', `/api/mcp/${s.id}/resources`, { token: a.pat, body: { uri: 'doc://x', name: 'x', content: 'X' } });
-  await t.app.services.state.set(cacheKey(s.id, 'echo', 'shared', 'h'), 'v');
+  await t.app.services.state.set(cacheKey(s.id, 'echo', 'r0', 'shared', 'h'), 'v');
   const calls: Array<[string, string, unknown?]> = [
     ['GET', `/api/mcp/${s.id}`],
     ['PATCH', `/api/mcp/${s.id}`, { name: 'stolen' }],
@@ -472,7 +472,7 @@ test('tenant isolation: every MCP route answers 404 to another user and changes 
   const g = await t.request('GET', `/api/mcp/${s.id}`, { token: a.pat });
   assert.equal(g.body.name, s.name);
   assert.equal(g.body.resources.length, 1);
-  assert.equal(await t.app.services.state.get(cacheKey(s.id, 'echo', 'shared', 'h')), 'v');
+  assert.equal(await t.app.services.state.get(cacheKey(s.id, 'echo', 'r0', 'shared', 'h')), 'v');
   const rr = await t.request('GET', `/api/mcp/${s.id}/resources/${res.body.id}`, { token: a.pat });
   assert.equal(rr.body.content, 'X');
   assert.deepEqual((await t.request('GET', '/api/resources', { token: b.pat })).body, { resources: [] });

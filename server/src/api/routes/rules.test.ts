@@ -139,7 +139,7 @@ describe('LLM proxies', () => {
     const u = await t.createUser();
     const id = await createLlm(u);
     const rules = [VALID.ip_acl, VALID.rate_limit, VALID.tokens, VALID.prompt_replace, VALID.prompt_guard, VALID.model_route,
-      VALID.lambda_access, VALID.static_cache];
+      VALID.lambda_access, { ...VALID.static_cache, tools: ['*'] }];
     const r = await t.request('PUT', `/api/llm/${id}/rules`, { token: u.pat, body: { rules } });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.rules.map((x: { rule_type: string }) => x.rule_type), rules.map((x) => x.rule_type));
@@ -168,6 +168,9 @@ describe('LLM proxies', () => {
       [[{ ...VALID.prompt_replace, pattern: '' }], 'rules[0].pattern: Too small: expected string to have >=1 characters'],
       [[{ ...VALID.prompt_replace, regex_flags: 'x' }], 'rules[0].regex_flags: only the flags i, s and m are supported'],
       [[{ rule_type: 'nope', tools: ['*'] }], 'rules[0].rule_type: must be one of ip_acl, rate_limit, prompt_replace, prompt_guard, model_route, lambda, static_cache'],
+      // A tool scope would never match an LLM request: refused instead of stored as a rule that silently never runs.
+      [[VALID.model_route, { ...VALID.prompt_guard, tools: ['chat'] }], 'rules[1].tools: must be ["*"] on LLM proxies (rule index 1)'],
+      [[{ ...VALID.ip_acl, tools: ['*', 'x'] }], 'rules[0].tools: must be ["*"] on LLM proxies (rule index 0)'],
     ];
     for (const [rules, msg] of cases) {
       const r = await t.request('PUT', `/api/llm/${id}/rules`, { token: u.pat, body: { rules } });

@@ -69,11 +69,17 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
   };
 }
 
-/** Proxy-level authorization: a credential with no permission on this proxy reaches nothing. */
+/**
+ * Proxy-level authorization: a credential with no permission on this proxy reaches nothing. A call of a tool the
+ * credential may not use is not even looked up in the cache (a shared entry would answer it); the per-message check
+ * refuses it later.
+ */
 function authorizeProxy(rt: McpRuntime) {
   return (x: Exchange): Verdict => {
-    if (rt.permissions(x.identity!).proxy) return { kind: 'continue' };
-    return { kind: 'deny', status: 403, message: McpMsg.noAccess, event: { type: 'deny', details: { reason: 'no_permission_for_proxy' } } };
+    const perms = rt.permissions(x.identity!);
+    if (!perms.proxy) return { kind: 'deny', status: 403, message: McpMsg.noAccess, event: { type: 'deny', details: { reason: 'no_permission_for_proxy' } } };
+    if (x.facts.cache && !perms.tool(x.facts.cache.tool)) x.facts.cache = undefined;
+    return { kind: 'continue' };
   };
 }
 

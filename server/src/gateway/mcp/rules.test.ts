@@ -390,6 +390,33 @@ test('static_cache shared: one slot for every caller', async () => {
   }
 });
 
+test('static_cache never answers a tool the key may not call, and entries stored under other rules are not served', async () => {
+  const { p, key } = await proxyWith([{ rule_type: 'static_cache', tools: ['*'], cache_ttl: 60, cache_isolation: 'shared' }]);
+  const echoOnly = await createKey(t, p, ['echo']);
+  const full = await connect(t, p, { token: key });
+  const narrow = await connect(t, p, { token: echoOnly });
+  try {
+    const cached = await full.client.callTool({ name: 'counter', arguments: { key: 'perm' } });
+    // The shared slot holds the answer, but this key has no grant for `counter`: refused, not served from the cache.
+    await assert.rejects(narrow.client.callTool({ name: 'counter', arguments: { key: 'perm' } }), (err: { code?: number }) => err.code === -32001);
+    const again = await full.client.callTool({ name: 'counter', arguments: { key: 'perm' } });
+    assert.deepEqual(again.content, cached.content, 'the permitted key still hits');
+
+    // A redaction added after an answer was cached: the old (unredacted) entry is not served any more.
+    const card = 'card 4111-1111-1111-1111';
+    assert.deepEqual((await full.client.callTool({ name: 'echo', arguments: { text: card } })).content, [{ type: 'text', text: card }]);
+    await putRules(t, p, [
+      { rule_type: 'response_replace', tools: ['*'], pattern: '\\d{4}-\\d{4}-\\d{4}-(\\d{4})', replacement: '[card $1]', regex_flags: '' },
+      { rule_type: 'static_cache', tools: ['*'], cache_ttl: 60, cache_isolation: 'shared' },
+    ]);
+    const after = await full.client.callTool({ name: 'echo', arguments: { text: card } });
+    assert.deepEqual(after.content, [{ type: 'text', text: 'card [card 1111]' }]);
+  } finally {
+    await full.close();
+    await narrow.close();
+  }
+});
+
 // --- mcp_resource and synthetic resources ---
 
 test('synthetic resources and mcp_resource rules are served without the upstream, merged with upstream resources', async () => {

@@ -68,6 +68,10 @@ export function validateRules(kind: ProxyKind, input: unknown[]): Rule[] {
 }
 
 function kindChecks(kind: ProxyKind, rule: Rule, i: number, rateLimitNames: Set<string>): void {
+  // LLM requests name no tool, so any other scope would store a rule that never runs (spec: still ['*'] on LLM).
+  if (kind === 'llm' && !(rule.tools.length === 1 && rule.tools[0] === '*')) {
+    throw new HttpError(400, `rules[${i}].tools: must be ["*"] on LLM proxies (rule index ${i})`);
+  }
   if (rule.rule_type === 'lambda' && kind === 'llm' && rule.phase !== 'access') {
     throw new HttpError(400, `rules[${i}].phase: lambda phase response is MCP-only (rule index ${i})`);
   }

@@ -14,6 +14,14 @@ import type { StaticCacheRule } from './schema.ts';
 
 const sha = (s: string) => hash('sha256', s, 'hex');
 
+// A snapshot's rules array never changes (a rules PUT builds a new snapshot), so its digest is computed once.
+const digests = new WeakMap<readonly unknown[], string>();
+function rulesDigest(rules: readonly unknown[]): string {
+  let d = digests.get(rules);
+  if (d === undefined) digests.set(rules, (d = sha(JSON.stringify(rules)).slice(0, 16)));
+  return d;
+}
+
 export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | undefined {
   if (rule.cache_isolation === 'shared') return 'shared';
   const id = x.identity;
@@ -40,7 +48,7 @@ async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promis
   if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return { kind: 'continue' };
   const identity = cacheIdentity(x, rule);
   if (!identity) return { kind: 'continue' };
-  const key = cacheKey(x.proxy.id, material.tool, identity, sha(material.payload));
+  const key = cacheKey(x.proxy.id, material.tool, rulesDigest(x.proxy.rules), identity, sha(material.payload));
   let hit: Buffer | undefined;
   try {
     hit = await x.s.state.getBuffer(key);
