@@ -16,7 +16,7 @@ import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, typ
 import { BodyTooLarge, originAllowed, readBody, sendError, sendJson, sendRpc } from './http.ts';
 import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
 import type { McpPermissions } from './permissions.ts';
-import { isEventStream, isJson, respondJson, respondStream } from './respond.ts';
+import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { callResult, readResult } from './synthetic.ts';
@@ -152,7 +152,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
     if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, stream: true } });
     return respondStream(ctx, up);
   }
-  if (up.statusCode === 200 && isJson(ct)) {
+  if (up.statusCode === 200) {
     const outcome = await respondJson(ctx, up);
     if (outcome !== 'too_large' && hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}) } });
     return;

@@ -35,13 +35,17 @@ export function readBody(req: IncomingMessage, max = MAX_REQUEST_BYTES): Promise
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  sendBody(res, status, typeof body === 'string' ? body : JSON.stringify(body), { ...headers, 'content-type': 'application/json' });
+}
+
+/** Writes a whole body with the given headers (their content type kept) and its length. */
+export function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]>): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const payload = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
-  res.end(payload);
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

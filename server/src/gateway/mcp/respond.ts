@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { emitFor } from '../pipeline/run.ts';
 import type { Exchange } from '../pipeline/types.ts';
 import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
-import { sendJson } from './http.ts';
+import { sendBody, sendJson } from './http.ts';
 import type { Shaped, Shaper } from './shape.ts';
 import { withData, SseSplitter, type SseEvent } from './sse.ts';
 import { clientResponseHeaders } from './upstream.ts';
@@ -34,9 +34,14 @@ export function isJson(ct: string | undefined): boolean {
   return !!ct && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(ct);
 }
 
-/** Upstream answered 200 with JSON: bounded read, shape, write. Returns the outcome for the log phase. */
+/**
+ * Upstream answered 200 with anything but an event stream: bounded read, shape, write. A body labelled otherwise
+ * than JSON (or not at all) is still read as JSON-RPC, so a mislabelled answer cannot slip past the cap, the tools/list
+ * filter or a redaction; one that is not JSON at all goes through as it came. Returns the outcome for the log phase.
+ */
 export async function respondJson(c: RespondContext, up: Dispatcher.ResponseData): Promise<'ok' | 'too_large' | 'exit'> {
   const headers = clientResponseHeaders(up.headers);
+  const raw = isJson(up.headers['content-type'] as string | undefined) ? sendJson : sendBody;
   const declared = Number(up.headers['content-length']);
   let body: Buffer | undefined;
   if (!(declared > c.capBytes)) body = await readCapped(up.body, c.capBytes);
@@ -44,14 +49,14 @@ export async function respondJson(c: RespondContext, up: Dispatcher.ResponseData
   if (!body) return tooLarge(c, headers, Number.isFinite(declared) ? declared : undefined);
 
   if (!c.shaper.active && !c.local.length) {
-    sendJson(c.res, up.statusCode, body.toString('utf8'), headers);
+    raw(c.res, up.statusCode, body.toString('utf8'), headers);
     return 'ok';
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
-    sendJson(c.res, up.statusCode, body.toString('utf8'), headers);
+    raw(c.res, up.statusCode, body.toString('utf8'), headers);
     return 'ok';
   }
   const list = Array.isArray(parsed) ? parsed as JsonRpcMessage[] : [parsed as JsonRpcMessage];

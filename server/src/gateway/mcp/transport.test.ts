@@ -306,3 +306,38 @@ test('an upstream that does not start its answer in TOLLGATE_MCP_UPSTREAM_TIMEOU
     await new Promise((r) => silent.close(r));
   }
 });
+
+test('a 200 answer labelled text/plain (or not at all) still gets the tools/list filter; a non-JSON one passes as it came', async () => {
+  const { createServer: createHttpServer } = await import('node:http');
+  const tools = [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'secret', inputSchema: { type: 'object' } }];
+  const odd = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c; });
+    req.on('end', () => {
+      const msg = JSON.parse(body) as { id: number; method: string };
+      if (msg.method === 'ping') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('pong, not JSON');
+      const result = msg.method === 'tools/list' ? { tools } : { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'odd', version: '1' } };
+      const text = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+      // tools/list comes back with no content type at all, initialize as text/plain.
+      res.writeHead(200, msg.method === 'tools/list' ? {} : { 'content-type': 'text/plain' }).end(text);
+    });
+  });
+  await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+  try {
+    // Created without tool discovery (the SDK client refuses such an upstream).
+    const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'odd', url: `http://127.0.0.1:${(odd.address() as AddressInfo).port}/mcp` } });
+    assert.equal(r.status, 201, r.text);
+    const id = r.body.server.id as string;
+    await t.app.services.db.query('UPDATE mcp_servers SET tools = $1::jsonb WHERE id = $2', [JSON.stringify(tools), id]);
+    const k = await createKey(t, { id, user, pathUrl: '', hostUrl: '' }, ['echo']);
+    const auth = { authorization: `Bearer ${k}` };
+    const url = `${t.gateway}/${id}/`;
+    const list = await rawPost(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, auth);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.json.result.tools.map((x: { name: string }) => x.name), ['echo'], 'the tool the key may not call is not listed');
+    const ping = await rawPost(url, { jsonrpc: '2.0', id: 3, method: 'ping' }, auth);
+    assert.deepEqual([ping.status, ping.headers.get('content-type'), ping.text], [200, 'text/plain', 'pong, not JSON']);
+  } finally {
+    await new Promise((r) => odd.close(r));
+  }
+});
