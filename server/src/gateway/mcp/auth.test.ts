@@ -50,6 +50,18 @@ test('a key without a tag for this proxy reaches nothing (403), even with the ge
   assert.deepEqual(r.json, { error: 'This credential has no access to this MCP server' });
 });
 
+test('a key with a tag for this proxy but without the flag private:permissions:mcp reaches nothing (403)', async () => {
+  const k = await createKey(t, p, ['*']);
+  const ok = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(ok.status, 200, ok.text);
+  await t.app.services.db.query(`UPDATE credentials SET tags = array_remove(tags, 'private:permissions:mcp') WHERE key_prefix = $1`, [k.slice(0, 6)]);
+  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
+  const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  assert.equal(r.status, 403);
+  assert.deepEqual(r.json, { error: 'This credential has no access to this MCP server' });
+});
+
 test('a key of another user with tags for this proxy reaches nothing', async () => {
   const stranger = await t.createUser();
   const own = await createProxy(t, stranger, up.url);
