@@ -53,3 +53,13 @@ test('answers over the owner response cap are not stored; uncacheable requests a
   assert.equal((await h!.access!(none)).kind, 'continue');
   assert.equal(none.cacheSlot, undefined);
 });
+
+test('per_identity in jwt mode: a token with none of the identifying claims is not cached (no shared slot by accident)', async () => {
+  const w = fakeWorld();
+  const [per] = buildStaticCache([{ rule: rule({ cache_identity_claims: ['sub'] }), index: 0 }]);
+  const cache = { tool: 't', payload: '1' };
+  const anon = fakeExchange(w, { cache, identity: { mode: 'jwt', credentialId: undefined, claims: { iss: 'x' } } });
+  assert.equal((await per!.access!(anon)).kind, 'continue');
+  assert.equal(anon.cacheSlot, undefined, 'no slot: neither read nor stored');
+  assert.throws(() => rule({ cache_identity_claims: [] }));
+});

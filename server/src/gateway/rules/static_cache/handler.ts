@@ -28,7 +28,10 @@ export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | unde
   if (!id) return undefined;
   if (id.mode === 'svc_api_key') return id.credentialId;
   const claims = id.claims ?? {};
-  return 'jwt-' + sha(JSON.stringify(rule.cache_identity_claims.map((c) => [c, claims[c] ?? null]))).slice(0, 32);
+  const values = rule.cache_identity_claims.map((c) => [c, claims[c] ?? null]);
+  // A token that carries none of the identifying claims is not cached: all such callers would share one slot.
+  if (!values.some(([, v]) => v !== null)) return undefined;
+  return 'jwt-' + sha(JSON.stringify(values)).slice(0, 32);
 }
 
 export function maxCacheBytes(x: Exchange): number {
