@@ -89,12 +89,13 @@ function recordUsage(d: AccountingDeps, o: Outcome): void {
 
 function recordConversation(d: AccountingDeps, o: Outcome): void {
   if (!o.proxy.logConversations || !o.call.accounted) return;
-  const cap = o.proxy.limits.llmMaxRespBodyKb * 1024;
+  // The spec's log holds the full prompt and completion; the prompt is bounded by the request body limit, the
+  // completion by what the meter extracted (the owner's LLM body cap bounds that parse).
   d.writer.addLog({
     id: randomUUID(), llmId: o.proxy.id, credentialId: o.credentialId, tsMs: o.c.startMs, model: o.model, status: o.c.status,
     streamed: o.call.stream, inputTokens: o.usage.inputTokens, cachedInputTokens: o.usage.cachedInputTokens,
     outputTokens: o.usage.outputTokens, costMicroCents: o.cost, pricingVersion: o.pricingVersion,
-    prompt: o.call.body().toString('utf8').slice(0, cap), completion: o.text.slice(0, cap),
+    prompt: o.call.body().toString('utf8'), completion: o.text,
     requestSummary: summarize(o.call.lastUserText()), responseSummary: summarize(o.text),
   });
 }

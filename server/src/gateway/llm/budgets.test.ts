@@ -204,3 +204,32 @@ test('usage rows record costCents and pricingVersion; history deletes validate b
   const other = await e.t.createUser();
   assert.equal((await e.t.request('GET', `/api/llm/${p.id}/usage/daily`, { token: other.pat })).status, 404);
 });
+
+test('with the key cap removed the proxy cap still applies; deleting a key\'s usage history leaves budgets alone', async () => {
+  now = Date.parse('2025-06-20T10:00:00Z');
+  const p = await createLlmProxy(e, 'openai', { budget: { period: 'daily', capUsd: 0.03, hardBlock: true } });
+  const a = await createLlmKey(e, p);
+  const links = { budget: `/api/llm/${p.id}/keys/${a.id}/budget`, history: `/api/llm/${p.id}/keys/${a.id}/usage/history` };
+  assert.equal((await e.t.request('PUT', links.budget, { token: e.user.pat, body: { period: 'daily', capUsd: 0.01, hardBlock: true } })).status, 200);
+  assert.equal((await call(p, a.key)).status, 200);
+  assert.equal((await call(p, a.key)).headers.get('x-tollgate-budget-exceeded'), 'key');
+  const del = await e.t.request('DELETE', links.budget, { token: e.user.pat });
+  assert.equal(del.status, 200, del.text);
+  assert.equal((await call(p, a.key)).status, 200, 'no key cap any more');
+  assert.equal((await call(p, a.key)).status, 200, 'proxy spend 2.37 of 3 cents: still admitted');
+  const refused = await call(p, a.key);
+  assert.deepEqual([refused.status, refused.headers.get('x-tollgate-budget-exceeded')], [402, 'proxy'], 'the proxy cap is still in force');
+
+  await eventually(async () => ((await daily(p, `/api/llm/${p.id}/keys/${a.id}/usage/daily?days=1`)).rows.length ? true : undefined));
+  for (const bad of ['2025-06-20', 'x']) {
+    const r = await e.t.request('DELETE', `${links.history}?before=${bad}`, { token: e.user.pat });
+    assert.deepEqual([r.status, r.body], [400, { error: 'before must be a YYYYMMDD integer' }]);
+  }
+  const spent = (await daily(p)).window.spentCents;
+  const gone = await e.t.request('DELETE', `${links.history}?all=true`, { token: e.user.pat });
+  assert.equal(gone.status, 200, gone.text);
+  assert.ok(gone.body.deleted >= 1);
+  assert.equal((await daily(p, `/api/llm/${p.id}/keys/${a.id}/usage/daily?days=1`)).rows.length, 0);
+  assert.equal((await daily(p)).window.spentCents, spent, 'budget counters untouched');
+  assert.equal((await call(p, a.key)).status, 402, 'and still enforced');
+});

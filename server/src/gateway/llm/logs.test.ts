@@ -115,3 +115,21 @@ test('another user cannot read or delete these logs', async () => {
   assert.equal((await e.t.request('GET', `/api/llm/${p.id}/logs`, { token: other.pat })).status, 404);
   assert.equal((await e.t.request('DELETE', `/api/llm/${p.id}/logs?all=true`, { token: other.pat })).status, 404);
 });
+
+test('the logged prompt is whole even when it is larger than the owner\'s LLM body cap', async () => {
+  const owner = await e.t.createUser();
+  await e.t.app.services.db.query(`UPDATE consumers SET tags = array_append(tags, 'private:permissions:llm:max_resp_body_kb:1') WHERE id = $1`, [owner.consumerId]);
+  const p = await createLlmProxy(e, 'openai', { logConversations: true }, owner);
+  const k = await createLlmKey(e, p, ['*'], owner);
+  const long = `${'lorem ipsum '.repeat(400)}END-OF-PROMPT`;
+  const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: long }] }, bearer(k.key));
+  assert.equal(r.status, 200, r.text);
+  const [entry] = await eventually(async () => {
+    const l = await e.t.request('GET', `/api/llm/${p.id}/logs`, { token: owner.pat });
+    return l.body.logs?.length ? l.body.logs as Array<{ id: string }> : undefined;
+  });
+  const full = await e.t.request('GET', `/api/llm/${p.id}/logs/${entry!.id}`, { token: owner.pat });
+  assert.equal(full.status, 200, full.text);
+  assert.ok(full.body.prompt.length > 4096, `prompt of ${full.body.prompt.length} characters`);
+  assert.match(full.body.prompt, /END-OF-PROMPT/);
+});

@@ -256,3 +256,13 @@ test('jwt mode: a verified token reaches the models of allowedModels; usage is r
   });
   assert.equal(rows[0].credentialId, null);
 });
+
+test('defaultModel is a hint for clients: the gateway never writes it into a request', async () => {
+  const p = await createLlmProxy(e, 'openai', { defaultModel: 'gpt-4o' });
+  const k = await createLlmKey(e, p, ['*']);
+  assert.equal((await rawLlm(`${p.base}/v1/chat/completions`, chat('hi', 'gpt-4o-mini'), bearer(k.key))).status, 200);
+  assert.equal(p.fake.last().json?.model, 'gpt-4o-mini');
+  const { model: _dropped, ...noModel } = chat('hi');
+  await rawLlm(`${p.base}/v1/chat/completions`, noModel, bearer(k.key));
+  assert.ok(p.fake.last().json && !('model' in p.fake.last().json!), 'a request without a model reaches the provider without one');
+});
