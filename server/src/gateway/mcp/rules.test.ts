@@ -94,6 +94,28 @@ test('rate_limit by ip: over the threshold 429 with Retry-After and a rate_limit
   assert.equal(ev.at(-1)!.rule_name, 'per-ip');
 });
 
+test('rate_limit bans by api_key and user_agent are found before authentication and hit only the banned caller', async () => {
+  const { p, key } = await proxyWith([
+    { rule_type: 'rate_limit', tools: ['*'], name: 'ban-key', match_key: 'api_key', threshold: 1, timespan: 60, ban_after_n_exceeded: 1, ban_timespan: 300 },
+    { rule_type: 'rate_limit', tools: ['*'], name: 'ban-ua', match_key: 'user_agent', threshold: 1, timespan: 60, ban_after_n_exceeded: 1, ban_timespan: 300 },
+  ]);
+  const other = await createKey(t, p);
+  const h = (k: string, ua: string) => ({ authorization: `Bearer ${k}`, 'user-agent': ua });
+  assert.equal((await rawPost(p.pathUrl, INIT, h(key, 'ua-1'))).status, 200);
+  assert.equal((await rawPost(p.pathUrl, INIT, h(key, 'ua-2'))).status, 429, 'the key is over its threshold: banned now');
+  const before = up.requests.length;
+  const banned = await rawPost(p.pathUrl, INIT, h(key, 'ua-3'));
+  assert.deepEqual([banned.status, banned.json], [403, { error: 'IP address temporarily banned' }]);
+  assert.equal((await rawPost(p.pathUrl, INIT, h(other, 'ua-4'))).status, 200, 'another key from the same address passes');
+  // The user agent ua-5 goes over its own threshold and is banned whatever key it carries (fresh keys each time,
+  // so the api_key rule never fires here).
+  const [k1, k2, k3] = [await createKey(t, p), await createKey(t, p), await createKey(t, p)];
+  assert.equal((await rawPost(p.pathUrl, INIT, h(k1, 'ua-5'))).status, 200);
+  assert.equal((await rawPost(p.pathUrl, INIT, h(k2, 'ua-5'))).status, 429);
+  assert.equal((await rawPost(p.pathUrl, INIT, h(k3, 'ua-5'))).status, 403);
+  assert.equal(up.requests.length, before + 2, 'banned requests never reach the upstream');
+});
+
 test('rate_limit bans after ban_after_n_exceeded: 429 with Retry-After = ban_timespan, then 403 before authentication', async () => {
   const { p, key } = await proxyWith([{
     rule_type: 'rate_limit', tools: ['*'], name: 'ban-ip', match_key: 'ip', threshold: 1, timespan: 60, ban_after_n_exceeded: 2, ban_timespan: 300,

@@ -341,3 +341,14 @@ test('a 200 answer labelled text/plain (or not at all) still gets the tools/list
     await new Promise((r) => odd.close(r));
   }
 });
+
+test('without a max_resp_body_kb tag the response cap is 512 KB', async () => {
+  const c = await connect(t, p, { token: key });
+  try {
+    const ok = await c.client.callTool({ name: 'big', arguments: { kb: 500 } });
+    assert.equal((ok.content as Array<{ text: string }>)[0]!.text.length, 500 * 1024);
+    await assert.rejects(c.client.callTool({ name: 'big', arguments: { kb: 513 } }), /Response too large/);
+  } finally {
+    await c.close();
+  }
+});
