@@ -9,6 +9,7 @@
 // time per request (utime+stime from /proc over the measured window / requests) and its peak RSS (VmHWM).
 // With `taskset` available, the gateway is pinned to core 0 and the upstream and this load generator to the other
 // cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sse (upstream answers with SSE),
+// --rules T1,T2 (only those rule types of the set), --no-rules,
 // --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
 // DATABASE_URL is set).
 /* global setTimeout */
@@ -162,12 +163,15 @@ async function main() {
   try {
     const { server } = await api(tg.api, pat, 'POST', '/api/mcp', { name: 'bench', url: upstream.url });
     await api(tg.api, pat, 'POST', `/api/mcp/${server.id}/tools`);
-    if (!args.includes('--no-rules')) await api(tg.api, pat, 'PUT', `/api/mcp/${server.id}/rules`, { rules: [
+    // --rules ip_acl,static_cache keeps only those rule types of the set (what each one costs).
+    const only = opt('rules', '');
+    const rules = [
       { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
       { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
       { rule_type: 'response_replace', tools: ['*'], pattern: '\\b\\d{4}-\\d{4}-\\d{4}-(\\d{4})\\b', replacement: '[card $1]', regex_flags: '' },
       { rule_type: 'static_cache', tools: ['echo'], cache_ttl: 60, cache_isolation: 'per_identity' },
-    ] });
+    ].filter((r) => !only || only.split(',').includes(r.rule_type));
+    if (!args.includes('--no-rules')) await api(tg.api, pat, 'PUT', `/api/mcp/${server.id}/rules`, { rules });
     const { key } = await api(tg.api, pat, 'POST', '/api/keys', { name: 'bench', mcpPermissions: [{ id: server.id, tools: ['*'] }] });
 
     const up = new URL(upstream.url);
