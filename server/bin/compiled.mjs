@@ -21,7 +21,10 @@ function newestSourceMtime(dir) {
   return newest;
 }
 
-/** True when dist/ exists and no source file (tests aside) changed after it was built. */
+/**
+ * True when dist/ exists and no source file (tests aside) changed after it was built. An install that ships the build
+ * without the sources (a slim image) has nothing to be stale against.
+ */
 export function compiledIsFresh(sources = srcDir, stamp = stampFile) {
   let built;
   try {
@@ -29,5 +32,10 @@ export function compiledIsFresh(sources = srcDir, stamp = stampFile) {
   } catch {
     return false;
   }
-  return newestSourceMtime(sources) <= built;
+  try {
+    return newestSourceMtime(sources) <= built;
+  } catch (err) {
+    if (err.code === 'ENOENT') return true;
+    throw err;
+  }
 }

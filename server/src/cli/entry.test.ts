@@ -29,6 +29,7 @@ test('a build is used only while no source file (tests aside) is newer than its 
   assert.equal(fresh(src, stamp), true, 'an edited test does not make the build stale');
   at(join(src, 'a', 'y.ts'), 3000);
   assert.equal(fresh(src, stamp), false, 'an edited source in a sub-folder does');
+  assert.equal(fresh(join(dir, 'no-sources'), stamp), true, 'a build shipped without its sources runs');
 });
 
 test('TOLLGATE_RUN_FROM=src runs the TypeScript sources', () => {
