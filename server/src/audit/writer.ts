@@ -19,6 +19,28 @@ export interface AuditEvent {
 const MAX_PENDING = 50_000;
 const BATCH = 500;
 
+// PostgreSQL text and jsonb cannot hold U+0000, and tool names, models and details can come from clients: a NUL
+// becomes U+FFFD instead of failing the whole batch.
+const NUL = /\u0000/g;
+const REPLACEMENT = '\uFFFD';
+
+function noNul(s: string | undefined): string | null {
+  if (s === undefined) return null;
+  return s.includes('\u0000') ? s.replace(NUL, REPLACEMENT) : s;
+}
+
+function detailsJson(details: Record<string, unknown> | undefined): string {
+  const json = JSON.stringify(details ?? {});
+  // Cheap scan first; the replacer pass runs only for the rare event that needs it.
+  if (!json.includes('\\u0000')) return json;
+  return JSON.stringify(details, (_k, v: unknown) => (typeof v === 'string' ? noNul(v) : v));
+}
+
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
 export class AuditWriter {
   private pending: AuditEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -53,7 +75,7 @@ export class AuditWriter {
     while (this.pending.length) {
       const batch = this.pending.slice(0, BATCH);
       try {
-        await this.insert(batch);
+        await this.insertOrSplit(batch);
         this.pending.splice(0, batch.length);
       } catch (err) {
         this.log.warn('audit flush failed; will retry', { err, pending: this.pending.length });
@@ -68,12 +90,35 @@ export class AuditWriter {
     }
   }
 
+  /**
+   * Inserts a batch. When the database refuses its data (SQLSTATE class 22/23: a value no column can hold), the rows
+   * go one by one and only the refused ones are dropped, so one bad event can never hold back all the others.
+   * Other failures (connection lost) propagate and the batch is retried whole.
+   */
+  private async insertOrSplit(batch: AuditEvent[]): Promise<void> {
+    try {
+      await this.insert(batch);
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      let dropped = 0;
+      for (const e of batch) {
+        try {
+          await this.insert([e]);
+        } catch (one) {
+          if (!isDataError(one)) throw one;
+          dropped++;
+        }
+      }
+      this.log.warn('audit events refused by the database were dropped', { dropped, err });
+    }
+  }
+
   private async insert(batch: AuditEvent[]): Promise<void> {
     const cols = 10;
     const values: unknown[] = [];
     const rows = batch.map((e, i) => {
-      values.push(e.userId, e.timestamp, e.eventType, e.clientIp, e.mcpUuid ?? null, e.llmUuid ?? null, e.tool ?? null,
-        e.model ?? null, e.ruleName ?? null, JSON.stringify(e.details ?? {}));
+      values.push(e.userId, e.timestamp, e.eventType, noNul(e.clientIp), e.mcpUuid ?? null, e.llmUuid ?? null, noNul(e.tool),
+        noNul(e.model), noNul(e.ruleName), detailsJson(e.details));
       const b = i * cols;
       return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9},$${b + 10}::jsonb)`;
     });

@@ -74,6 +74,21 @@ test('a key of another user with tags for this proxy reaches nothing', async () 
   assert.equal(r.status, 403);
 });
 
+test('a tool name with a NUL character is refused and its deny event is still recorded (and nothing after it is lost)', async () => {
+  const k = await createKey(t, p, ['echo']);
+  const session = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
+  const sid = session.headers.get('mcp-session-id') ?? '';
+  const h = { authorization: `Bearer ${k}`, 'mcp-session-id': sid };
+  const bad = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ev\u0000il', arguments: {} } }, h);
+  assert.equal(bad.status, 200);
+  assert.equal(bad.json.error.code, -32001);
+  const ok = await rawPost(p.pathUrl, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } }, h);
+  assert.equal(ok.status, 200, ok.text);
+  const ev = await flushedEvents(t, p.id);
+  assert.ok(ev.some((e) => e.event_type === 'deny' && e.tool === 'ev\uFFFDil'), 'the deny event is stored with the NUL replaced');
+  assert.ok(ev.some((e) => e.event_type === 'allow' && e.tool === 'echo' && ev.indexOf(e) > ev.findIndex((x) => x.tool === 'ev\uFFFDil')));
+});
+
 test('tools/list shows only permitted tools; calling another is a JSON-RPC error with a deny event', async () => {
   const k = await createKey(t, p, ['echo', 'add']);
   const c = await connect(t, p, { token: k });

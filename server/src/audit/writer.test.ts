@@ -1,0 +1,44 @@
+// The audit writer against the real database (PGlite, or PostgreSQL with DATABASE_URL): text a client controls can
+// carry characters PostgreSQL refuses (NUL), and such an event must neither be lost whole nor block the others.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp } from '../testing/harness.ts';
+
+test('an event with NUL characters in client-controlled text is stored (NUL replaced) and blocks nothing', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const u = await t.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'deny', clientIp: '127.0.0.1', tool: 'evil\u0000tool', details: { reason: 'tool_not_permitted', method: 'tools/\u0000call', nested: ['a\u0000'] } });
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '127.0.0.1', tool: 'echo', details: { literal: 'back\\u0000slash' } });
+    await s.audit.flush();
+    const rows = await s.db.query<{ event_type: string; tool: string; details: Record<string, unknown> }>('SELECT event_type, tool, details FROM audit_events WHERE user_id = $1 ORDER BY id', [u.userId]);
+    assert.deepEqual(rows.map((r) => r.event_type), ['deny', 'allow']);
+    assert.equal(rows[0]!.tool, 'evil\uFFFDtool');
+    assert.deepEqual(rows[0]!.details, { reason: 'tool_not_permitted', method: 'tools/\uFFFDcall', nested: ['a\uFFFD'] });
+    assert.deepEqual(rows[1]!.details, { literal: 'back\\u0000slash' }, 'an escaped backslash is not a NUL');
+  } finally {
+    await t.close();
+  }
+});
+
+test('an event the database refuses is dropped alone; the rest of its batch is written', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const u = await t.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool: 'first' });
+    s.audit.write({ userId: 'not-a-uuid', timestamp: now, eventType: 'allow', clientIp: '', tool: 'refused' });
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool: 'third' });
+    await s.audit.flush();
+    const rows = await s.db.query<{ tool: string }>('SELECT tool FROM audit_events WHERE user_id = $1 ORDER BY id', [u.userId]);
+    assert.deepEqual(rows.map((r) => r.tool), ['first', 'third']);
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool: 'later' });
+    await s.audit.flush();
+    assert.equal((await s.db.query('SELECT 1 FROM audit_events WHERE user_id = $1', [u.userId])).length, 3, 'nothing is stuck');
+  } finally {
+    await t.close();
+  }
+});
