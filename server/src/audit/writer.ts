@@ -21,12 +21,11 @@ const BATCH = 500;
 
 // PostgreSQL text and jsonb cannot hold U+0000, and tool names, models and details can come from clients: a NUL
 // becomes U+FFFD instead of failing the whole batch.
-const NUL = /\u0000/g;
 const REPLACEMENT = '\uFFFD';
 
 function noNul(s: string | undefined): string | null {
   if (s === undefined) return null;
-  return s.includes('\u0000') ? s.replace(NUL, REPLACEMENT) : s;
+  return s.includes('\u0000') ? s.replaceAll('\u0000', REPLACEMENT) : s;
 }
 
 function detailsJson(details: Record<string, unknown> | undefined): string {
