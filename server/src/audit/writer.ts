@@ -1,6 +1,7 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
 import type { Db } from '../db/db.ts';
+import { storableJson, storableText } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
 export interface AuditEvent {
@@ -18,22 +19,6 @@ export interface AuditEvent {
 
 const MAX_PENDING = 50_000;
 const BATCH = 500;
-
-// PostgreSQL text and jsonb cannot hold U+0000, and tool names, models and details can come from clients: a NUL
-// becomes U+FFFD instead of failing the whole batch.
-const REPLACEMENT = '\uFFFD';
-
-function noNul(s: string | undefined): string | null {
-  if (s === undefined) return null;
-  return s.includes('\u0000') ? s.replaceAll('\u0000', REPLACEMENT) : s;
-}
-
-function detailsJson(details: Record<string, unknown> | undefined): string {
-  const json = JSON.stringify(details ?? {});
-  // Cheap scan first; the replacer pass runs only for the rare event that needs it.
-  if (!json.includes('\\u0000')) return json;
-  return JSON.stringify(details, (_k, v: unknown) => (typeof v === 'string' ? noNul(v) : v));
-}
 
 function isDataError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -116,8 +101,8 @@ export class AuditWriter {
     const cols = 10;
     const values: unknown[] = [];
     const rows = batch.map((e, i) => {
-      values.push(e.userId, e.timestamp, e.eventType, noNul(e.clientIp), e.mcpUuid ?? null, e.llmUuid ?? null, noNul(e.tool),
-        noNul(e.model), noNul(e.ruleName), detailsJson(e.details));
+      values.push(e.userId, e.timestamp, e.eventType, storableText(e.clientIp), e.mcpUuid ?? null, e.llmUuid ?? null, storableText(e.tool),
+        storableText(e.model), storableText(e.ruleName), storableJson(e.details ?? {}));
       const b = i * cols;
       return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9},$${b + 10}::jsonb)`;
     });

@@ -1,6 +1,7 @@
 // Conversation logs of LLM proxies with logConversations on. Prompt, completion and the list summaries are sealed
 // with the master key (AES-256-GCM, AAD `llmlog:<llm id>:<log id>`), so the database alone reveals nothing of the
 // conversation. Retention is 7 days: the purge job deletes older rows and every read ignores them.
+import { storableText } from '../db/text.ts';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/db.ts';
 
@@ -56,7 +57,7 @@ export async function insertLogs(q: Queryable, secrets: SecretBox, logs: readonl
                    cost_micro_cents, pricing_version, summary_enc, prompt_enc, completion_enc)
       WHERE EXISTS (SELECT 1 FROM llm_proxies p WHERE p.id = l.llm_id AND p.log_conversations)
       ORDER BY l.ts_ms`,
-    [col('id'), col('llmId'), col('credentialId'), col('tsMs'), col('model'), col('status'), col('streamed'), col('inputTokens'),
+    [col('id'), col('llmId'), col('credentialId'), col('tsMs'), logs.map((l) => storableText(l.model)), col('status'), col('streamed'), col('inputTokens'),
       col('cachedInputTokens'), col('outputTokens'), logs.map((l) => Math.round(l.costMicroCents)), col('pricingVersion'),
       sealed.map((x) => x.summary), sealed.map((x) => x.prompt), sealed.map((x) => x.completion)],
   );

@@ -1,5 +1,6 @@
 // LLM usage history: one row per (proxy, UTC day, key, model, pricing version), upserted in batches by the gateway
 // and read by the usage endpoints. Money in micro-cents; the API converts to cents.
+import { storableText } from '../db/text.ts';
 import type { Queryable } from '../db/db.ts';
 
 export interface UsageIncrement {
@@ -42,7 +43,7 @@ export async function upsertUsage(q: Queryable, items: readonly UsageIncrement[]
        output_tokens = llm_usage_daily.output_tokens + EXCLUDED.output_tokens,
        estimated_requests = llm_usage_daily.estimated_requests + EXCLUDED.estimated_requests,
        cost_micro_cents = llm_usage_daily.cost_micro_cents + EXCLUDED.cost_micro_cents`,
-    [col('llmId'), col('day'), col('credentialId'), col('model'), col('pricingVersion'), col('requests'), col('inputTokens'),
+    [col('llmId'), col('day'), col('credentialId'), items.map((i) => storableText(i.model)), col('pricingVersion'), col('requests'), col('inputTokens'),
       col('cachedInputTokens'), col('outputTokens'), col('estimatedRequests'), items.map((i) => Math.round(i.costMicroCents))],
   );
 }

@@ -107,3 +107,14 @@ test('upstream errors are relayed as they are and not charged; an unreachable up
   const d = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: e.user.pat });
   assert.equal(d.body.rows.length, 0, 'a refused request costs nothing');
 });
+
+test('a model name with a NUL character cannot stop usage accounting for everyone else', async () => {
+  const p = await createLlmProxy(e, 'openai', { logConversations: true });
+  const k = await createLlmKey(e, p);
+  const odd = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o\u0000x', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${k.key}` });
+  assert.ok(odd.status < 500, odd.text);
+  const ok = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${k.key}` });
+  assert.equal(ok.status, 200, ok.text);
+  const got = await rows(p, 1);
+  assert.ok(got.some((r) => r.model === 'gpt-4o-mini'), JSON.stringify(got));
+});
