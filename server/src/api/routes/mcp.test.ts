@@ -543,3 +543,19 @@ describe('strict upstreams (https only, public addresses only)', () => {
     assert.deepEqual((await strict.request('GET', `/api/mcp/${id}`, { token: u.pat })).body.pin, rr.body.pin);
   });
 });
+
+test('a NUL character anywhere in a JSON body is a 400 naming the field, never a 500 from the database', async () => {
+  const u = await t.createUser();
+  const mcp = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'a\u0000b', url: UPSTREAM } });
+  assert.deepEqual([mcp.status, mcp.body], [400, { error: 'name: must not contain NUL characters' }]);
+  const llm = await t.request('POST', '/api/llm', { token: u.pat, body: { name: 'chat', provider: 'openai', allowedModels: ['gpt-4o', 'x\u0000'] } });
+  assert.deepEqual([llm.status, llm.body], [400, { error: 'allowedModels[1]: must not contain NUL characters' }]);
+  const id = (await createMcp(u)).id as string;
+  const rules = await t.request('PUT', `/api/mcp/${id}/rules`, { token: u.pat, body: { rules: [{ rule_type: 'response_replace', tools: ['*'], pattern: 'a', replacement: '\u0000' }] } });
+  assert.deepEqual([rules.status, rules.body], [400, { error: 'rules[0].replacement: must not contain NUL characters' }]);
+  const key = await t.request('POST', '/api/keys', { token: u.pat, body: { ['na\u0000me']: 'k' } });
+  assert.deepEqual([key.status, key.body], [400, { error: 'na\u0000me: must not contain NUL characters' }]);
+  // An escaped backslash followed by u0000 is ordinary text.
+  const fine = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'back\\u0000slash', url: UPSTREAM } });
+  assert.equal(fine.status, 201, fine.text);
+});
