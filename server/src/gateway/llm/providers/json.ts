@@ -23,11 +23,15 @@ export function str(v: unknown, key: string): string | undefined {
   return typeof x === 'string' ? x : undefined;
 }
 
-/** A non-negative integer field (token counts); anything else reads as undefined. */
+/** A trillion tokens in one answer is not a real count. */
+const MAX_COUNT = 1e12;
+
+/** A non-negative integer field (token counts) up to MAX_COUNT; anything else reads as undefined. */
 export function count(v: unknown, key: string): number | undefined {
   if (!isObject(v)) return undefined;
   const x = v[key];
-  return typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.floor(x) : undefined;
+  // Bounded so that a nonsensical count from an upstream can never overflow the bigint columns of a usage batch.
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= MAX_COUNT ? Math.floor(x) : undefined;
 }
 
 /** Parses JSON; undefined when it is not JSON. */
