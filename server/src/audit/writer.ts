@@ -1,6 +1,7 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
 import type { Db } from '../db/db.ts';
+import { isDataError } from '../db/data-error.ts';
 import { storableJson, storableText } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
@@ -20,10 +21,6 @@ export interface AuditEvent {
 const MAX_PENDING = 50_000;
 const BATCH = 500;
 
-function isDataError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
-}
 
 export class AuditWriter {
   private pending: AuditEvent[] = [];

@@ -1,11 +1,13 @@
 // Usage rows, durable budget charges and conversation logs are buffered here and written in one transaction per
 // flush, off the request path (like audit/writer.ts): the proxy hot path never waits for PostgreSQL. Usage is
 // aggregated per (proxy, day, key, model, pricing version) between flushes. A failed flush keeps everything for
-// the next attempt (bounded), so a short database outage loses nothing and slows no request.
+// the next attempt (bounded), so a short database outage loses nothing and slows no request; a record the database
+// refuses for its data is dropped alone.
 import { applyCharges, type SpendCharge } from '../../budgets/durable.ts';
 import { insertLogs, type ConversationLog } from '../../conversation-logs/store.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/db.ts';
+import { isDataError } from '../../db/data-error.ts';
 import type { Logger } from '../../log.ts';
 import { upsertUsage, usageKey, type UsageIncrement } from '../../usage/rows.ts';
 
@@ -91,13 +93,11 @@ export class AccountingWriter {
         await insertLogs(q, this.secrets, logs);
       });
     } catch (err) {
-      this.log.warn('LLM accounting flush failed; will retry', { err, usage: usage.length, charges: charges.length, logs: logs.length });
-      for (const u of usage) this.addUsage(u);
-      this.charges = charges.concat(this.charges).slice(0, MAX_PENDING);
-      this.logs = logs.concat(this.logs).slice(0, MAX_PENDING / 10);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = undefined;
-      this.schedule(RETRY_MS);
+      const left = isDataError(err) ? await this.writeSeparately(usage, charges, logs, err) : { usage, charges, logs };
+      if (left.usage.length || left.charges.length || left.logs.length) {
+        this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length });
+        this.requeue(left.usage, left.charges, left.logs);
+      }
     } finally {
       this.inFlight = [];
     }
@@ -105,6 +105,42 @@ export class AccountingWriter {
       this.log.warn('LLM accounting buffer overflowed; records dropped', { dropped: this.dropped });
       this.dropped = 0;
     }
+  }
+
+  private requeue(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[]): void {
+    for (const u of usage) this.addUsage(u);
+    this.charges = charges.concat(this.charges).slice(0, MAX_PENDING);
+    this.logs = logs.concat(this.logs).slice(0, MAX_PENDING / 10);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(RETRY_MS);
+  }
+
+  /**
+   * The batch held a record the database refuses (a data error): every record goes in its own transaction and only
+   * the refused ones are dropped, so one bad record can never stop accounting for everyone. Returns what is still
+   * unwritten when the database itself failed on the way (those are retried).
+   */
+  private async writeSeparately(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], cause: unknown) {
+    const refused: string[] = [];
+    const each = async <T>(items: T[], kind: string, write: (item: T) => Promise<unknown>): Promise<T[]> => {
+      for (let i = 0; i < items.length; i++) {
+        try {
+          await write(items[i]!);
+        } catch (err) {
+          if (!isDataError(err)) return items.slice(i);
+          refused.push(kind);
+        }
+      }
+      return [];
+    };
+    const left = {
+      usage: await each(usage, 'usage', (u) => this.db.tx((q) => upsertUsage(q, [u]))),
+      charges: await each(charges, 'charge', (c) => this.db.tx((q) => applyCharges(q, [c]))),
+      logs: await each(logs, 'log', (l) => this.db.tx((q) => insertLogs(q, this.secrets, [l]))),
+    };
+    if (refused.length) this.log.warn('LLM accounting records refused by the database were dropped', { refused, err: cause });
+    return left;
   }
 
   async close(): Promise<void> {
