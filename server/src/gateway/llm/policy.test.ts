@@ -194,6 +194,26 @@ test('static_cache serves repeated non-streaming completions without calling the
   assert.equal(p.fake.received.length, n + 3);
 });
 
+test('on LLM proxies too, static_cache stores only answers within the owner\'s MCP response-body cap (spec)', async () => {
+  const owner = await e.t.createUser();
+  await e.t.app.services.db.query(`UPDATE consumers SET tags = array_append(tags, 'private:permissions:mcp:max_resp_body_kb:1') WHERE id = $1`, [owner.consumerId]);
+  const p = await createLlmProxy(e, 'openai', {}, owner);
+  const k = await createLlmKey(e, p, ['*'], owner);
+  await putLlmRules(e, p, [{ rule_type: 'static_cache', tools: ['*'], cache_ttl: 60 }], owner);
+  const big = JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(2048) }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 512, total_tokens: 517 } });
+  p.fake.override = (_r, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(big);
+    return true;
+  };
+  try {
+    const n = p.fake.received.length;
+    for (let i = 0; i < 2; i++) assert.equal((await rawLlm(`${p.base}/v1/chat/completions`, chat('too big to cache'), bearer(k.key))).status, 200);
+    assert.equal(p.fake.received.length, n + 2, 'a 2 KB answer is over the 1 KB MCP cap: not cached');
+  } finally {
+    p.fake.override = undefined;
+  }
+});
+
 test('a PATCH of providerKey takes effect on the next request', async () => {
   const p = await createLlmProxy(e, 'openai');
   const k = await createLlmKey(e, p);

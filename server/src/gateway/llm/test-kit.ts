@@ -55,8 +55,8 @@ export async function createLlmKey(e: LlmEnv, p: LlmProxyUnderTest, models: stri
   return { id: r.body.key.id as string, key: r.body.key.key as string };
 }
 
-export async function putLlmRules(e: LlmEnv, p: LlmProxyUnderTest, rules: unknown[]): Promise<void> {
-  const r = await e.t.request('PUT', `/api/llm/${p.id}/rules`, { token: e.user.pat, body: { rules } });
+export async function putLlmRules(e: LlmEnv, p: LlmProxyUnderTest, rules: unknown[], user = e.user): Promise<void> {
+  const r = await e.t.request('PUT', `/api/llm/${p.id}/rules`, { token: user.pat, body: { rules } });
   assert.equal(r.status, 200, r.text);
 }
 

@@ -34,8 +34,12 @@ export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | unde
   return 'jwt-' + sha(JSON.stringify(values)).slice(0, 32);
 }
 
+/**
+ * Spec: "The cache is limited by the user's MCP response-body buffer cap", on LLM proxies too (the LLM cap bounds
+ * only token-usage parsing; an LLM answer is storable only if that parse read it whole as well).
+ */
 export function maxCacheBytes(x: Exchange): number {
-  return (x.proxy.kind === 'mcp' ? x.proxy.limits.mcpMaxRespBodyKb : x.proxy.limits.llmMaxRespBodyKb) * 1024;
+  return x.proxy.limits.mcpMaxRespBodyKb * 1024;
 }
 
 export function buildStaticCache(entries: RuleEntry<StaticCacheRule>[]): RuleHandler[] {
