@@ -104,6 +104,8 @@ async function applyPatch(s: Services, q: Queryable, row: LlmProxyRow, { input, 
   const cols = columnUpdates(s, row.id, input, auth);
   const sets = cols.map(([c], i) => `${c} = $${i + 2}${JSONB_COLUMNS.has(c) ? '::jsonb' : ''}`);
   await q.query(`UPDATE llm_proxies SET ${sets.join(', ')} WHERE id = $1`, [row.id, ...cols.map(([, v]) => v)]);
+  // Spec: logs exist only while logConversations is true, so switching it off deletes them (in this transaction).
+  if (input.logConversations === false && row.log_conversations) await q.query('DELETE FROM llm_conversation_logs WHERE llm_id = $1', [row.id]);
   if (input.provider !== undefined && input.provider !== row.provider) {
     await setUpstream(q, row.id, upstreamBaseUrl(s.config, input.provider));
     // The old pin names the old host; without a fresh answer for the new one the repin job fills it in.

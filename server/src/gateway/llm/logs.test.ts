@@ -99,11 +99,15 @@ test('logs expire after 7 days (reads ignore them, the purge job deletes them); 
   assert.deepEqual(all.body, { deleted: 1 });
 });
 
-test('turning logConversations off stops logging at once', async () => {
+test('turning logConversations off deletes the logs (spec: they exist only while it is true) and stops logging at once', async () => {
   now = Date.parse('2025-11-01T00:00:00Z');
   const p = await createLlmProxy(e, 'mistral', { logConversations: true });
   const k = await createLlmKey(e, p);
+  await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [{ role: 'user', content: 'logged' }] }, bearer(k.key));
+  await eventually(async () => (await logRows(p)).length > 0);
   await patchLlm(e, p, { logConversations: false });
+  assert.equal((await logRows(p)).length, 0, 'the stored logs are gone');
+  assert.deepEqual((await listLogs(p)), []);
   await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [{ role: 'user', content: 'x' }] }, bearer(k.key));
   await eventually(async () => (await e.t.app.services.db.query('SELECT 1 FROM llm_usage_daily WHERE llm_id = $1', [p.id])).length > 0);
   assert.equal((await logRows(p)).length, 0);
