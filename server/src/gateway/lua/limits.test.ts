@@ -139,3 +139,27 @@ describe('memory budget', () => {
       'lambda exceeded its memory budget (string of 2000 bytes; limit 1000)');
   });
 });
+
+describe('instructions that do work in proportion to a string are bounded too', () => {
+  it('string.byte over a whole long string is charged per value and capped', () => {
+    const { message, ms } = stopped('local s = ("x"):rep(999000) for i = 1, 1e6 do local a = s:byte(1, -1) end', { wallMs: 50 });
+    assert.match(message, /string\.byte returns at most 65536 values/);
+    assert.ok(ms < BOUND_MS, `${ms} ms`);
+    const charged = stopped('local s = ("x"):rep(60000) for i = 1, 1e6 do local a = s:byte(1, -1) end', { wallMs: 50 });
+    assert.match(charged.message, /budget/);
+    assert.ok(charged.ms < BOUND_MS, `${charged.ms} ms`);
+  });
+
+  it('tonumber on a long string is charged by its length', () => {
+    const { message, ms } = stopped('local s = (" "):rep(4e6) .. "1" for i = 1, 1e6 do svc.tonumber(s) end', { wallMs: 50 });
+    assert.match(message, /budget/);
+    assert.ok(ms < BOUND_MS, `${ms} ms`);
+  });
+
+  it('comparing two long strings in a loop is stopped by the clock within a bounded overrun', () => {
+    // The production wall-clock budget (tests elsewhere use 10 s to stay deterministic on shared machines).
+    const eq = stopped('local s = ("x"):rep(4e6) local t = ("x"):rep(3999999) .. "y" for i = 1, 1e6 do if s == t then end end', { wallMs: 50 });
+    assert.match(eq.message, /time budget|instruction budget/);
+    assert.ok(eq.ms < BOUND_MS, `${eq.ms} ms`);
+  });
+});

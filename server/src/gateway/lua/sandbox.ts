@@ -13,7 +13,9 @@ import { lauxlib, lua, lualib, pushOwned, raise, type LuaState } from './vm.ts';
 
 /** Lua base functions offered as svc.<name> (the only globals are svc and setmetatable). */
 export const BASE_HELPERS = ['pairs', 'ipairs', 'next', 'type', 'tostring', 'tonumber', 'select', 'error'] as const;
-const STRING_FUNCS = ['byte', 'char', 'len', 'lower', 'upper', 'reverse', 'sub'] as const;
+const STRING_FUNCS = ['char', 'len', 'lower', 'upper', 'reverse', 'sub'] as const;
+/** string.byte pushes one value per byte: more than this in one call is refused (and every value is charged). */
+const MAX_BYTE_VALUES = 65536;
 const MATH_FUNCS = ['abs', 'acos', 'asin', 'atan', 'ceil', 'cos', 'deg', 'exp', 'floor', 'fmod', 'log', 'max', 'min',
   'modf', 'rad', 'random', 'sin', 'sqrt', 'tan', 'tointeger', 'type', 'ult', 'huge', 'pi', 'maxinteger', 'mininteger'] as const;
 
@@ -143,6 +145,28 @@ function chargedUnpack(budget: Budget, original: LuaCFunction): LuaCFunction {
   };
 }
 
+/** string.byte, charged per value it returns, with their count bounded. */
+function chargedByte(budget: Budget, original: LuaCFunction): LuaCFunction {
+  return (L) => {
+    const len = lauxlib.luaL_checklstring(L, 1).length;
+    const at = (v: number) => (v >= 0 ? v : Math.max(0, len + v + 1));
+    const i = Math.max(1, at(lauxlib.luaL_optinteger(L, 2, 1)));
+    const j = Math.min(len, at(lua.lua_type(L, 3) <= 0 ? i : lauxlib.luaL_checkinteger(L, 3)));
+    const n = Math.max(0, j - i + 1);
+    if (n > MAX_BYTE_VALUES) raise(L, `string.byte returns at most ${MAX_BYTE_VALUES} values`);
+    budget.charge(L, n);
+    return original(L);
+  };
+}
+
+/** tonumber reads its whole argument: a long string costs its length. */
+function chargedToNumber(budget: Budget, original: LuaCFunction): LuaCFunction {
+  return (L) => {
+    if (lua.lua_type(L, 1) === lua.LUA_TSTRING) budget.charge(L, lauxlib.luaL_checklstring(L, 1).length);
+    return original(L);
+  };
+}
+
 function getFn(L: LuaState, lib: number, name: string): LuaCFunction {
   lua.lua_getfield(L, lib, name);
   const fn = lua.lua_topointer(L, -1);
@@ -156,6 +180,7 @@ function pushStringLib(L: LuaState, budget: Budget, lib: number): void {
   lua.lua_createtable(L, 0, 16);
   copyFields(L, lib, STRING_FUNCS);
   setFunctions(L, {
+    byte: chargedByte(budget, getFn(L, lib, 'byte')),
     ...patternFunctions(budget),
     format: guardedFormat(budget, getFn(L, lib, 'format')),
     rep: guardedRep(budget),
@@ -197,6 +222,7 @@ export function createSandbox(budget: Budget, fillSvc: (L: LuaState) => void): S
   lua.lua_createtable(L, 0, 24); // svc
   fillSvc(L);
   copyFields(L, base, BASE_HELPERS);
+  setFunctions(L, { tonumber: chargedToNumber(budget, getFn(L, base, 'tonumber')) });
   pushStringLib(L, budget, str);
   installStringMetatable(L);
   makeReadOnly(L, 'svc.string');
