@@ -163,3 +163,17 @@ describe('instructions that do work in proportion to a string are bounded too', 
     assert.ok(eq.ms < BOUND_MS, `${eq.ms} ms`);
   });
 });
+
+describe('pattern functions charge for long classes and replacement strings', () => {
+  it('a bracket class of megabytes is charged per byte scanned', () => {
+    const { message, ms } = stopped('local p = "[" .. ("a"):rep(4e6) .. "]" return ("b"):rep(1e5):find(p)', { wallMs: 50 });
+    assert.match(message, /budget/);
+    assert.ok(ms < BOUND_MS, `${ms} ms`);
+  });
+
+  it('a gsub replacement string is charged each time it is walked', () => {
+    const { message, ms } = stopped('return ("b"):rep(1e5):gsub("()", ("%1"):rep(2e6))', { wallMs: 50 });
+    assert.match(message, /budget/);
+    assert.ok(ms < BOUND_MS, `${ms} ms`);
+  });
+});

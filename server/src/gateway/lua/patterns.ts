@@ -95,17 +95,20 @@ function classEnd(ms: MatchState, p: number): number {
     return p + 1;
   }
   if (c === 91) { // '['
+    const start = p;
     if (ms.p[p] === 94) p++;
     do {
       if (p >= ms.pEnd) raise(ms.L, "malformed pattern (missing ']')");
       if (ms.p[p++] === L_ESC && p < ms.pEnd) p++;
     } while (ms.p[p] !== 93);
+    ms.step((p - start) >> 4); // a class can be megabytes long: scanning it is work (short ones stay free)
     return p + 1;
   }
   return p;
 }
 
 function matchBracketClass(ms: MatchState, c: number, p: number, ec: number): boolean {
+  ms.step((ec - p) >> 4);
   let sig = true;
   if (ms.p[p + 1] === 94) { sig = false; p++; }
   while (++p < ec) {
@@ -405,9 +408,11 @@ class Output {
 function addString(ms: MatchState, out: Output, s: number, e: number): void {
   const L = ms.L;
   const news = lua.lua_tolstring(L, 3) as LuaString;
+  ms.step(news.length >> 4); // the replacement is walked once per match, even when it adds nothing
   let run = 0;
   for (let i = 0; i < news.length; i++) {
     if (news[i] !== L_ESC) continue;
+    ms.step(); // each %-escape does real work (a capture pushed and converted): charged, and the clock looked at
     out.add(news.subarray(run, i));
     i++;
     const c = news[i] ?? 0;
