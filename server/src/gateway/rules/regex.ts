@@ -42,22 +42,22 @@ function compileTemplate(template: string): Template {
 /**
  * Replaces every match of re (compiled with the g flag) in s; returns the new text and the match count. Runs on
  * every string of every response and prompt a redaction rule covers, so a string without a match costs one RE2
- * test, and the template is parsed once, not per match. Matches are walked with exec and lastIndex: RE2's replace
+ * exec, and the template is parsed once, not per match. Matches are walked with exec and lastIndex: RE2's replace
  * with a callback costs time in proportion to the whole input per match (quadratic: 200k matches took 6 s), which a
  * client could trigger with a long prompt.
  */
 export function replaceAll(re: UserRegex, s: string, template: string): { text: string; count: number } {
   re.lastIndex = 0;
-  if (!re.test(s)) {
+  let m = re.exec(s);
+  if (m === null) {
     re.lastIndex = 0;
     return { text: s, count: 0 };
   }
-  re.lastIndex = 0;
   const parts = compileTemplate(template);
   let count = 0;
   let out = '';
   let last = 0;
-  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+  for (; m !== null; m = re.exec(s)) {
     count++;
     out += s.slice(last, m.index);
     for (const p of parts) {
