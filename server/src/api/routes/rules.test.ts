@@ -95,6 +95,9 @@ describe('MCP proxies', () => {
       [[{ ...VALID.tool_description_inject, inject_position: 'middle' }], 'rules[0].inject_position: Invalid option: expected one of "prepend"|"append"'],
       [[{ ...VALID.response_replace, pattern: '(a)\\1' }], /^rules\[0\]\.pattern: invalid or unsupported regular expression/],
       [[{ ...VALID.response_replace, pattern: '(?<=x)y' }], /^rules\[0\]\.pattern: invalid or unsupported regular expression/],
+      // Linear in RE2 but with a huge constant (~33 µs per input byte): refused at save time.
+      [[{ ...VALID.response_replace, pattern: '(?:a|aa|aaa|aaaa){1,1000}x' }], /^rules\[0\]\.pattern: pattern is too slow on long inputs \(\d+\.\d µs per byte of "a"s/],
+      [[{ ...VALID.response_replace, pattern: '(?:b{1000})+c' }], /^rules\[0\]\.pattern: pattern is too slow on long inputs/],
       [[{ ...VALID.response_replace, regex_flags: 'g' }], 'rules[0].regex_flags: only the flags i, s and m are supported'],
       [[{ ...VALID.lambda_access, phase: 'later' }], 'rules[0].phase: Invalid option: expected one of "access"|"response"'],
       [[{ ...VALID.lambda_access, lua_code: '' }], /^rules\[0\]\.lua_code: /],
@@ -164,6 +167,7 @@ describe('LLM proxies', () => {
       [[{ ...VALID.prompt_guard, action: 'explode' }], 'rules[0].action: Invalid option: expected one of "block"|"rewrite"|"alert"'],
       [[{ ...VALID.prompt_guard, phase: 'later' }], 'rules[0].phase: Invalid option: expected one of "request"|"response"'],
       [[{ ...VALID.model_route, pattern: '(?=x)' }], /^rules\[0\]\.pattern: invalid or unsupported regular expression/],
+      [[{ ...VALID.prompt_replace, pattern: '(?:z|zz|zzz|zzzz){1,1000}q' }], /^rules\[0\]\.pattern: pattern is too slow on long inputs/],
       [[{ ...VALID.model_route, target_model: undefined }], 'rules[0].target_model: Invalid input: expected string, received undefined'],
       [[{ ...VALID.prompt_replace, pattern: '' }], 'rules[0].pattern: Too small: expected string to have >=1 characters'],
       [[{ ...VALID.prompt_replace, regex_flags: 'x' }], 'rules[0].regex_flags: only the flags i, s and m are supported'],

@@ -1,6 +1,6 @@
 // Fields every rule has, and helpers shared by the rule schemas.
 import { z } from 'zod';
-import { compileUserRegex } from './regex.ts';
+import { compileUserRegex, slowPatternReason } from './regex.ts';
 
 export const commonFields = {
   enabled: z.boolean().default(true).describe('Toggles the rule without deleting it.'),
@@ -11,9 +11,13 @@ export const commonFields = {
 export const regexFlags = z.string().regex(/^[ism]*$/, 'only the flags i, s and m are supported').default('')
   .describe('i: case-insensitive, s: dot matches newline, m: ^ and $ match at line breaks.');
 
-/** A user pattern must compile in the linear-time engine; the reason names what the engine cannot run. */
+/**
+ * A user pattern must compile in the linear-time engine, and must not be pathologically slow in it; the reason
+ * names what the engine cannot run.
+ */
 export function refinePattern<T extends { pattern: string; regex_flags?: string }>(rule: T, ctx: z.RefinementCtx): void {
-  const err = compileUserRegex(rule.pattern, rule.regex_flags ?? '').error;
+  const { re, error } = compileUserRegex(rule.pattern, rule.regex_flags ?? '');
+  const err = error ?? (re ? slowPatternReason(re, rule.pattern) : undefined);
   if (err) ctx.addIssue({ code: 'custom', path: ['pattern'], message: err });
 }
 

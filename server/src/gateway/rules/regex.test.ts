@@ -2,7 +2,7 @@
 // one code point like String.prototype.replace), and its cost staying linear in the number of matches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileUserRegex, replaceAll } from './regex.ts';
+import { compileUserRegex, replaceAll, slowPatternReason } from './regex.ts';
 
 /** The same replacement with a JavaScript RegExp (for patterns both engines read alike), as the reference. */
 function reference(pattern: string, flags: string, s: string, template: string): { text: string; count: number } {
@@ -47,4 +47,14 @@ test('replaceAll stays linear in the number of matches (a long prompt full of ma
   assert.equal(r.count, 60_000);
   assert.ok(r.text.startsWith('4111********1111 4111********1111'));
   assert.ok(ms < 3000, `60k matches took ${ms} ms`);
+});
+
+test('the save-time speed probe refuses pathological patterns and accepts ordinary heavy ones', () => {
+  const probe = (p: string) => slowPatternReason(compileUserRegex(p, '').re!, p);
+  for (const ok of ['\\d{1,100}x', '.{0,500}x', '(?:\\w+\\s){1,200}x', '\\b\\d{4}-\\d{4}-\\d{4}-(\\d{4})\\b', '(?i)secret|password|token', '[A-Za-z0-9+/]{40,}={0,2}']) {
+    assert.equal(probe(ok), undefined, ok);
+  }
+  assert.match(probe('(?:a|aa|aaa|aaaa){1,1000}x') ?? '', /too slow on long inputs/);
+  // Innocent-looking, but ~8 µs per byte on a long run of digits once the regex is reused (8 s on 1 MB).
+  assert.match(probe('\\d{1,1000}x') ?? '', /too slow on long inputs \(\d+\.\d µs per byte of "0"s/);
 });

@@ -13,6 +13,36 @@ export function compileUserRegex(pattern: string, flags: string, extra = ''): { 
   }
 }
 
+/** Probe length and the time a probe may take: legitimate patterns need well under a millisecond for it. */
+const PROBE_BYTES = 8192;
+const PROBE_LIMIT_MS = 20;
+
+/**
+ * RE2 is linear, but some patterns carry a huge constant once its DFA gives up (`(?:a|aa|aaa|aaaa){1,1000}x` costs
+ * ~33 µs per input byte: 33 s on 1 MB), and a client controls the input. At save time the pattern is run over
+ * long runs of the characters it names; one that is this slow is refused. Returns the reason, if any.
+ */
+export function slowPatternReason(re: UserRegex, pattern: string): string | undefined {
+  const chars = new Set<string>(['a', '0', ' ', '-']);
+  for (const c of pattern) if (/[\p{L}\p{N}]/u.test(c) && chars.size < 16) chars.add(c);
+  for (const c of chars) {
+    // A short run first: RE2 builds DFA states lazily, and that one-time cost is not what a long input pays per byte.
+    re.lastIndex = 0;
+    re.test(c.repeat(PROBE_BYTES / 4));
+    const probe = c.repeat(PROBE_BYTES);
+    const t0 = performance.now();
+    re.lastIndex = 0;
+    re.test(probe);
+    re.lastIndex = 0;
+    const ms = performance.now() - t0;
+    if (ms > PROBE_LIMIT_MS) {
+      const usPerByte = ((ms * 1000) / PROBE_BYTES).toFixed(1);
+      return `pattern is too slow on long inputs (${usPerByte} µs per byte of "${c}"s; keep counted repetitions of groups small)`;
+    }
+  }
+  return undefined;
+}
+
 /** Expands $0..$9 in a replacement string with the groups of one match. */
 export function expandReplacement(template: string, match: RegExpExecArray | string[]): string {
   return template.replace(/\$(\d)/g, (_, d: string) => match[Number(d)] ?? '');
