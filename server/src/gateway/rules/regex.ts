@@ -14,7 +14,7 @@ export function compileUserRegex(pattern: string, flags: string, extra = ''): { 
 }
 
 /** Probe length and the time a probe may take: legitimate patterns need well under a millisecond for it. */
-const PROBE_BYTES = 8192;
+const PROBE_BYTES = 16384;
 const PROBE_LIMIT_MS = 20;
 
 /**
