@@ -1,7 +1,6 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
-import type { Db } from '../db/db.ts';
-import { isDataError } from '../db/data-error.ts';
+import { isDataError, writeOneByOne, type Db } from '../db/db.ts';
 import { storableJson, storableText } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
@@ -20,7 +19,6 @@ export interface AuditEvent {
 
 const MAX_PENDING = 50_000;
 const BATCH = 500;
-
 
 export class AuditWriter {
   private pending: AuditEvent[] = [];
@@ -74,23 +72,20 @@ export class AuditWriter {
   /**
    * Inserts a batch. When the database refuses its data (SQLSTATE class 22/23: a value no column can hold), the rows
    * go one by one and only the refused ones are dropped, so one bad event can never hold back all the others.
-   * Other failures (connection lost) propagate and the batch is retried whole.
+   * Other failures (connection lost) propagate; what was already written one by one leaves the buffer first, so the
+   * retry does not write it twice.
    */
   private async insertOrSplit(batch: AuditEvent[]): Promise<void> {
     try {
       await this.insert(batch);
     } catch (err) {
       if (!isDataError(err)) throw err;
-      let dropped = 0;
-      for (const e of batch) {
-        try {
-          await this.insert([e]);
-        } catch (one) {
-          if (!isDataError(one)) throw one;
-          dropped++;
-        }
+      const r = await writeOneByOne(batch, (e) => this.insert([e]));
+      if (r.dropped) this.log.warn('audit events refused by the database were dropped', { dropped: r.dropped, err });
+      if (r.error !== undefined) {
+        this.pending.splice(0, batch.length - r.rest.length);
+        throw r.error;
       }
-      this.log.warn('audit events refused by the database were dropped', { dropped, err });
     }
   }
 

@@ -34,3 +34,30 @@ export function isConnectionError(err: unknown): boolean {
   const msg = String((err as { message?: unknown }).message ?? '');
   return /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|PGlite is closed|Cannot use a pool after calling end/i.test(msg);
 }
+
+/**
+ * True for a PostgreSQL error about the data itself (SQLSTATE class 22, data exception, or 23, integrity
+ * violation): retrying the same rows can never succeed, unlike a lost connection.
+ */
+export function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/**
+ * Writes items one at a time, after their batch was refused for its data: an item the database refuses (a data
+ * error) is dropped alone; any other failure stops the walk. Returns how many were dropped, and the items not yet
+ * written together with that failure, for the caller to retry.
+ */
+export async function writeOneByOne<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<{ dropped: number; rest: T[]; error?: unknown }> {
+  let dropped = 0;
+  for (let i = 0; i < items.length; i++) {
+    try {
+      await write(items[i]!);
+    } catch (err) {
+      if (!isDataError(err)) return { dropped, rest: items.slice(i), error: err };
+      dropped++;
+    }
+  }
+  return { dropped, rest: [] };
+}

@@ -6,8 +6,7 @@
 import { applyCharges, type SpendCharge } from '../../budgets/durable.ts';
 import { insertLogs, type ConversationLog } from '../../conversation-logs/store.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
-import type { Db } from '../../db/db.ts';
-import { isDataError } from '../../db/data-error.ts';
+import { isDataError, writeOneByOne, type Db } from '../../db/db.ts';
 import type { Logger } from '../../log.ts';
 import { upsertUsage, usageKey, type UsageIncrement } from '../../usage/rows.ts';
 
@@ -122,25 +121,13 @@ export class AccountingWriter {
    * unwritten when the database itself failed on the way (those are retried).
    */
   private async writeSeparately(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], cause: unknown) {
-    const refused: string[] = [];
-    const each = async <T>(items: T[], kind: string, write: (item: T) => Promise<unknown>): Promise<T[]> => {
-      for (let i = 0; i < items.length; i++) {
-        try {
-          await write(items[i]!);
-        } catch (err) {
-          if (!isDataError(err)) return items.slice(i);
-          refused.push(kind);
-        }
-      }
-      return [];
-    };
-    const left = {
-      usage: await each(usage, 'usage', (u) => this.db.tx((q) => upsertUsage(q, [u]))),
-      charges: await each(charges, 'charge', (c) => this.db.tx((q) => applyCharges(q, [c]))),
-      logs: await each(logs, 'log', (l) => this.db.tx((q) => insertLogs(q, this.secrets, [l]))),
-    };
-    if (refused.length) this.log.warn('LLM accounting records refused by the database were dropped', { refused, err: cause });
-    return left;
+    const u = await writeOneByOne(usage, (x) => this.db.tx((q) => upsertUsage(q, [x])));
+    const c = await writeOneByOne(charges, (x) => this.db.tx((q) => applyCharges(q, [x])));
+    const l = await writeOneByOne(logs, (x) => this.db.tx((q) => insertLogs(q, this.secrets, [x])));
+    if (u.dropped || c.dropped || l.dropped) {
+      this.log.warn('LLM accounting records refused by the database were dropped', { usage: u.dropped, charges: c.dropped, logs: l.dropped, err: cause });
+    }
+    return { usage: u.rest, charges: c.rest, logs: l.rest };
   }
 
   async close(): Promise<void> {
