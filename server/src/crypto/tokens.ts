@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const PAT_PREFIX = 'svc_pat_';
 export const CLIENT_KEY_PREFIX = 'tgk_';
 
+/** One-shot crypto.hash: same digest as createHash().update().digest(), without the Hash object (hot path). */
 export function sha256Hex(s: string): string {
-  return createHash('sha256').update(s).digest('hex');
+  return hash('sha256', s, 'hex');
 }
 
 export function newPat(): string {

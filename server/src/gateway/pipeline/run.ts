@@ -10,9 +10,9 @@
 //                 own rule types), after authorization so that rate limits count only requests that could pass.
 //
 // The upstream call, the response rules and the log phase belong to the kind handler (their shapes differ).
-import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Snapshot, ProxyConfig } from '../../contract/snapshot.ts';
+import { sha256Hex } from '../../crypto/tokens.ts';
 import type { Services } from '../../services.ts';
 import { bearerToken } from '../auth/index.ts';
 import { emitEvent } from '../events.ts';
@@ -26,8 +26,7 @@ export function newExchange(
 ): Exchange {
   return {
     s, snapshot, proxy, req, facts, token,
-    // One-shot crypto.hash: same digest as createHash().update().digest(), without the Hash object (hot path).
-    tokenHash: token ? hash('sha256', token, 'hex') : undefined,
+    tokenHash: token ? sha256Hex(token) : undefined,
     clientIp: clientIp(req),
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '',
   };

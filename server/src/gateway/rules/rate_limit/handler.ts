@@ -28,7 +28,8 @@ export function matchValue(x: Exchange, key: RequestMatchKey, preAuth = false): 
   }
 }
 
-const digest = (v: string) => hash('sha256', v, 'base64url').slice(0, 24);
+/** A short digest of a counted or banned value (state-store keys stay short whatever the value). */
+export const digest = (v: string) => hash('sha256', v, 'base64url').slice(0, 24);
 export const banKey = (proxyId: string, key: string, value: string) => `ban:${proxyId}:${key}:${digest(value)}`;
 
 export function buildRateLimit(entries: RuleEntry<RateLimitRule>[]): RuleHandler[] {

@@ -6,18 +6,16 @@
 // limits (the ban is keyed on the caller and checked before authentication). `reset_expire_on_hit` does not apply:
 // the window is aligned so that a late reconciliation always lands in the window it reserved in.
 // If the state store is unreachable the limit fails open (logged), like request limits.
-import { hash } from 'node:crypto';
 import { callOf } from '../../llm/exchange.ts';
 import type { LlmRuleHandler } from '../../llm/rule-handler.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, Verdict } from '../../pipeline/types.ts';
-import { BANNED_MESSAGE, RATE_LIMITED_MESSAGE, banKey } from './handler.ts';
+import { BANNED_MESSAGE, RATE_LIMITED_MESSAGE, banKey, digest } from './handler.ts';
 import type { RateLimitRule } from './schema.ts';
 
 const MATCH_KEY = 'tokens_per_minute';
-const digest = (v: string) => hash('sha256', v, 'base64url').slice(0, 24);
 
 export function buildTokensPerMinute(entries: RuleEntry<RateLimitRule>[]): LlmRuleHandler[] {
   const limits = entries.filter((e) => e.rule.match_key === MATCH_KEY);

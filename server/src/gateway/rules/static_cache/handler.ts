@@ -1,24 +1,22 @@
-// static_cache: answers a repeated request from the shared state store. The key is cacheKey(proxy, tool, identity,
-// sha256(payload)) from gateway/cache-keys.ts (the API's cache drain deletes by the tool prefix). Identity:
+// static_cache: answers a repeated request from the shared state store. The key is cacheKey(proxy, tool, rules digest,
+// identity, sha256(payload)) from gateway/cache-keys.ts (the API's cache drain deletes by the tool prefix). Identity:
 // per_identity uses the client key's credential id (svc_api_key) or a hash of the JWT claims named in
 // cache_identity_claims (jwt); shared uses one slot for all callers. The kind handler marks a request cacheable by
 // setting facts.cache and stores the upstream's successful answer with storeCached() after it arrives; answers
 // larger than the owner's response-body cap are not stored. The first applicable static_cache rule wins.
 // A state store outage makes the cache a miss, never an error.
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../../../crypto/tokens.ts';
 import { cacheKey } from '../../cache-keys.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
 import type { StaticCacheRule } from './schema.ts';
 
-const sha = (s: string) => hash('sha256', s, 'hex');
-
 // A snapshot's rules array never changes (a rules PUT builds a new snapshot), so its digest is computed once.
 const digests = new WeakMap<readonly unknown[], string>();
 function rulesDigest(rules: readonly unknown[]): string {
   let d = digests.get(rules);
-  if (d === undefined) digests.set(rules, (d = sha(JSON.stringify(rules)).slice(0, 16)));
+  if (d === undefined) digests.set(rules, (d = sha256Hex(JSON.stringify(rules)).slice(0, 16)));
   return d;
 }
 
@@ -31,7 +29,7 @@ export function cacheIdentity(x: Exchange, rule: StaticCacheRule): string | unde
   const values = rule.cache_identity_claims.map((c) => [c, claims[c] ?? null]);
   // A token that carries none of the identifying claims is not cached: all such callers would share one slot.
   if (!values.some(([, v]) => v !== null)) return undefined;
-  return 'jwt-' + sha(JSON.stringify(values)).slice(0, 32);
+  return 'jwt-' + sha256Hex(JSON.stringify(values)).slice(0, 32);
 }
 
 /**
@@ -55,7 +53,7 @@ async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promis
   if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return { kind: 'continue' };
   const identity = cacheIdentity(x, rule);
   if (!identity) return { kind: 'continue' };
-  const key = cacheKey(x.proxy.id, material.tool, rulesDigest(x.proxy.rules), identity, sha(material.payload));
+  const key = cacheKey(x.proxy.id, material.tool, rulesDigest(x.proxy.rules), identity, sha256Hex(material.payload));
   let hit: Buffer | undefined;
   try {
     hit = await x.s.state.getBuffer(key);
