@@ -140,7 +140,6 @@ function readEndpoint(dataDir: string): EndpointFile | undefined {
   return r.data;
 }
 
-
 function connectionRefused(err: unknown): boolean {
   const cause = (err as { cause?: { code?: unknown } }).cause;
   return cause?.code === 'ECONNREFUSED';

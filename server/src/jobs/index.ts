@@ -1,5 +1,5 @@
-// Periodic background work (DNS re-pinning, retention purges, expired sessions). Each job is a small module; this file only
-// schedules them. Returns a function that stops them all.
+// Periodic background work (DNS re-pinning, retention purges, expired sessions). Each job is a small module; this
+// file only schedules them. Returns a function that stops them all.
 import type { Role } from '../config/config.ts';
 import type { Services } from '../services.ts';
 import { repinJob } from './repin.ts';

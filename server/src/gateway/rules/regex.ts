@@ -43,11 +43,6 @@ export function slowPatternReason(re: UserRegex, pattern: string): string | unde
   return undefined;
 }
 
-/** Expands $0..$9 in a replacement string with the groups of one match. */
-export function expandReplacement(template: string, match: RegExpExecArray | string[]): string {
-  return template.replace(/\$(\d)/g, (_, d: string) => match[Number(d)] ?? '');
-}
-
 /** A replacement template split once into literal text and group numbers ($0..$9). */
 type Template = Array<string | number>;
 const templates = new Map<string, Template>();
