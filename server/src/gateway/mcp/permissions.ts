@@ -1,8 +1,8 @@
 // What a caller may reach on one MCP proxy. Mode svc_api_key: the key's tags (spec "Key tag vocabulary"), default
 // deny per proxy; a key with no `mcp:<id>:` tag reaches nothing (403 at the HTTP level), and neither does one without
 // the flag `private:permissions:mcp` ("key may talk to MCP proxies"), which alone grants nothing. Upstream resources
-// have no ids, so only `mcp:<id>:resource:*` reaches them; synthetic resources are also reachable by their id. Mode jwt: a valid token reaches every tool and resource (the issuer is
-// the authority; firewall rules still apply).
+// have no ids, so only `mcp:<id>:resource:*` reaches them; synthetic resources are also reachable by their id.
+// Mode jwt: a valid token reaches every tool and resource (the issuer is the authority; firewall rules still apply).
 import { MCP_FLAG_TAG } from '../../keys/tags.ts';
 import type { Identity } from '../pipeline/types.ts';
 
