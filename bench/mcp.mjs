@@ -212,12 +212,12 @@ async function main() {
 function targetChecks(rows, rss) {
   const us = (r) => (r.cpu / r.count) * 1e6;
   const calls = rows.filter((r) => r.kind === 'tools/call');
-  const checks = calls.map((r) => ({ what: `CPU per tools/call, ${r.conns} conns`, unit: 'µs', target: 150, below: true, gateway: us(r.g), bare: us(r.b) }));
+  const checks = calls.map((r) => ({ what: `CPU per tools/call, ${r.conns} conns`, unit: 'µs', target: 150, gateway: us(r.g), bare: us(r.b) }));
   const one = calls.find((r) => r.conns === 1);
-  if (one) checks.push({ what: 'added p50, tools/call, 1 conn', unit: 'ms', target: 0.2, below: true, gateway: one.g.p50 - one.d.p50, bare: one.b.p50 - one.d.p50 });
+  if (one) checks.push({ what: 'added p50, tools/call, 1 conn', unit: 'ms', target: 0.2, gateway: one.g.p50 - one.d.p50, bare: one.b.p50 - one.d.p50 });
   const at64 = rows.filter((r) => r.conns === 64);
-  if (at64.length) checks.push({ what: 'errors at 64 conns', unit: '', target: 0, below: true, gateway: at64.reduce((n, r) => n + r.g.errors, 0) });
-  checks.push({ what: 'gateway peak RSS', unit: 'MB', target: 150, below: true, gateway: rss });
+  if (at64.length) checks.push({ what: 'errors at 64 conns', unit: '', target: 0, gateway: at64.reduce((n, r) => n + r.g.errors, 0) });
+  checks.push({ what: 'gateway peak RSS', unit: 'MB', target: 150, gateway: rss });
   return checks;
 }
 
