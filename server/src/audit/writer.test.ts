@@ -42,3 +42,23 @@ test('an event the database refuses is dropped alone; the rest of its batch is w
     await t.close();
   }
 });
+
+test('lone UTF-16 surrogates in client-controlled text are stored as U+FFFD, not refused', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const u = await t.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'deny', clientIp: '127.0.0.1', tool: 'half\ud800', details: { method: '\udc00x', pair: '\ud83d\ude00' } });
+    s.audit.write({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '127.0.0.1' });
+    await s.audit.flush();
+    const rows = await s.db.query<{ event_type: string; tool: string | null; client_ip: string; details: Record<string, unknown> }>('SELECT event_type, tool, client_ip, details FROM audit_events WHERE user_id = $1 ORDER BY id', [u.userId]);
+    assert.deepEqual(rows.map((r) => r.event_type), ['deny', 'allow']);
+    assert.equal(rows[0]!.tool, 'half\uFFFD');
+    assert.deepEqual(rows[0]!.details, { method: '\uFFFDx', pair: '\ud83d\ude00' }, 'a well-formed pair is kept');
+    assert.equal(rows[1]!.tool, null, 'an absent field is NULL');
+    assert.deepEqual(rows[1]!.details, {}, 'absent details are an empty object');
+  } finally {
+    await t.close();
+  }
+});

@@ -1,7 +1,7 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
 import { isDataError, writeOneByOne, type Db } from '../db/db.ts';
-import { storableJson, storableText } from '../db/text.ts';
+import { storableJson } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
 export interface AuditEvent {
@@ -18,6 +18,16 @@ export interface AuditEvent {
 }
 
 const MAX_PENDING = 50_000;
+
+/**
+ * One statement per batch, its rows one JSON parameter that PostgreSQL expands: the writer's share of the gateway's
+ * CPU is then one native JSON.stringify of the events as they are, not ten bound parameters serialised per row.
+ * Absent fields (undefined, left out by JSON.stringify) become NULL.
+ */
+const INSERT = `INSERT INTO audit_events (user_id, ts, event_type, client_ip, mcp_uuid, llm_uuid, tool, model, rule_name, details)
+  SELECT "userId", "timestamp", "eventType", coalesce("clientIp", ''), "mcpUuid", "llmUuid", tool, model, "ruleName", coalesce(details, '{}')
+  FROM json_to_recordset($1::json) AS r("userId" uuid, "timestamp" bigint, "eventType" text, "clientIp" text, "mcpUuid" uuid, "llmUuid" uuid,
+    tool text, model text, "ruleName" text, details jsonb)`;
 const BATCH = 500;
 
 export class AuditWriter {
@@ -90,18 +100,7 @@ export class AuditWriter {
   }
 
   private async insert(batch: AuditEvent[]): Promise<void> {
-    const cols = 10;
-    const values: unknown[] = [];
-    const rows = batch.map((e, i) => {
-      values.push(e.userId, e.timestamp, e.eventType, storableText(e.clientIp), e.mcpUuid ?? null, e.llmUuid ?? null, storableText(e.tool),
-        storableText(e.model), storableText(e.ruleName), storableJson(e.details ?? {}));
-      const b = i * cols;
-      return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9},$${b + 10}::jsonb)`;
-    });
-    await this.db.query(
-      `INSERT INTO audit_events (user_id, ts, event_type, client_ip, mcp_uuid, llm_uuid, tool, model, rule_name, details) VALUES ${rows.join(',')}`,
-      values,
-    );
+    await this.db.query(INSERT, [storableJson(batch)]);
   }
 
   async close(): Promise<void> {
