@@ -6,9 +6,10 @@
 // upstream's answer is shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors as undiciErrors, type Dispatcher } from 'undici';
+import { errors as undiciErrors } from 'undici';
 import type { McpProxyConfig, Snapshot } from '../../contract/snapshot.ts';
 import type { Services } from '../../services.ts';
+import { sendUpstream, type UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../server.ts';
@@ -159,7 +160,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   }
   if (local.length && up.statusCode === 202) {
     // Only notifications went upstream; the client still gets the gateway's own answers.
-    up.body.resume();
+    up.discard();
     emitFor(x, { type: 'allow', details: { method: x.facts.method, served_by: 'gateway' } });
     return sendRpc(res, batch, local);
   }
@@ -219,15 +220,15 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
 /** Sends the request upstream; on failure answers the client (502/504) and returns undefined. */
 async function callUpstream(
   rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, route: RouteMatch, method: 'GET' | 'POST' | 'DELETE', body: Buffer | string | undefined,
-): Promise<Dispatcher.ResponseData | undefined> {
+): Promise<UpstreamResponse | undefined> {
   if (!rt.agent) {
     emitFor(x, { type: 'error', details: { reason: 'upstream_not_pinned' } });
     sendError(res, 502, McpMsg.notPinned);
     return undefined;
   }
-  let up: Dispatcher.ResponseData;
+  let up: UpstreamResponse;
   try {
-    up = await rt.agent.request({
+    up = await sendUpstream(rt.agent, {
       origin: rt.target.origin,
       path: upstreamPath(rt.target, route.forwardPath),
       method,
@@ -248,23 +249,23 @@ async function callUpstream(
   // A client that leaves ends the upstream exchange too (an open SSE stream above all). Cheaper than an
   // AbortController per request; a client gone before the answer started only costs the upstream its reply.
   if (res.destroyed) {
-    up.body.destroy();
+    up.destroy();
     return undefined;
   }
-  res.once('close', () => { if (!up.body.destroyed) up.body.destroy(); });
+  res.once('close', () => up.destroy());
   return up;
 }
 
 /** Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. */
-async function passThrough(res: ServerResponse, up: Dispatcher.ResponseData): Promise<void> {
+async function passThrough(res: ServerResponse, up: UpstreamResponse): Promise<void> {
   res.writeHead(up.statusCode, clientResponseHeaders(up.headers));
   try {
-    for await (const chunk of up.body) {
+    for await (const chunk of up.chunks()) {
       if (res.destroyed) break;
       if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
     }
   } finally {
     if (!res.destroyed) res.end();
-    up.body.destroy();
+    up.destroy();
   }
 }

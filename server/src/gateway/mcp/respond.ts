@@ -5,7 +5,7 @@
 // JSON-RPC error for the same id. Client backpressure pauses the upstream read.
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import { emitFor } from '../pipeline/run.ts';
 import type { Exchange } from '../pipeline/types.ts';
 import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
@@ -39,13 +39,13 @@ export function isJson(ct: string | undefined): boolean {
  * than JSON (or not at all) is still read as JSON-RPC, so a mislabelled answer cannot slip past the cap, the tools/list
  * filter or a redaction; one that is not JSON at all goes through as it came. Returns the outcome for the log phase.
  */
-export async function respondJson(c: RespondContext, up: Dispatcher.ResponseData): Promise<'ok' | 'too_large' | 'exit'> {
+export async function respondJson(c: RespondContext, up: UpstreamResponse): Promise<'ok' | 'too_large' | 'exit'> {
   const headers = clientResponseHeaders(up.headers);
   const raw = isJson(up.headers['content-type'] as string | undefined) ? sendJson : sendBody;
   const declared = Number(up.headers['content-length']);
   let body: Buffer | undefined;
-  if (!(declared > c.capBytes)) body = await readCapped(up.body, c.capBytes);
-  else up.body.destroy();
+  if (!(declared > c.capBytes)) body = await up.readAll(c.capBytes);
+  else up.destroy();
   if (!body) return tooLarge(c, headers, Number.isFinite(declared) ? declared : undefined);
 
   if (!c.shaper.active && !c.local.length) {
@@ -85,32 +85,13 @@ function tooLarge(c: RespondContext, headers: Record<string, string | string[]>,
   return 'too_large';
 }
 
-function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > cap) {
-        chunks.length = 0;
-        body.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(c);
-    });
-    body.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    body.once('error', (err) => (size > cap ? resolve(undefined) : reject(err)));
-  });
-}
-
 function contentTypeOf(body: string): string {
   const t = body.trimStart();
   return t.startsWith('{') || t.startsWith('[') ? 'application/json' : 'text/plain; charset=utf-8';
 }
 
 /** Upstream answered with an event stream (POST or GET): pass it on event by event. */
-export async function respondStream(c: RespondContext, up: Dispatcher.ResponseData): Promise<void> {
+export async function respondStream(c: RespondContext, up: UpstreamResponse): Promise<void> {
   const headers = clientResponseHeaders(up.headers);
   c.res.writeHead(up.statusCode, headers);
   c.res.flushHeaders();
@@ -119,14 +100,14 @@ export async function respondStream(c: RespondContext, up: Dispatcher.ResponseDa
   const splitter = new SseSplitter(c.capBytes);
   const pending = new Set(c.forwarded.filter((r) => r.id !== undefined).map((r) => r.id!));
   try {
-    for await (const chunk of up.body) {
-      for (const ev of splitter.push(chunk as Buffer)) await writeEvent(c, ev, pending);
+    for await (const chunk of up.chunks()) {
+      for (const ev of splitter.push(chunk)) await writeEvent(c, ev, pending);
       if (c.res.destroyed) break;
     }
     for (const ev of splitter.end()) await writeEvent(c, ev, pending);
   } finally {
     if (!c.res.destroyed) c.res.end();
-    up.body.destroy();
+    up.destroy();
   }
 }
 

@@ -16,9 +16,14 @@ const DROP_REQUEST = new Set([
 /** Response headers never passed back: hop-by-hop ones and the length (the gateway may change the body). */
 const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'proxy-connection']);
 
+// The header copies below walk keys with for...in rather than Object.entries: they run twice per request, and the
+// entries arrays cost more than the copy itself. Both sources are own-property records (node's parsed request
+// headers, UpstreamResponse.headers), so for...in sees exactly their own keys.
+
 export function upstreamRequestHeaders(h: IncomingHttpHeaders, token: string | undefined): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) {
+  for (const k in h) {
+    const v = h[k];
     if (v === undefined || DROP_REQUEST.has(k)) continue;
     out[k] = v;
   }
@@ -30,7 +35,8 @@ export function upstreamRequestHeaders(h: IncomingHttpHeaders, token: string | u
 
 export function clientResponseHeaders(h: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) {
+  for (const k in h) {
+    const v = h[k];
     if (v === undefined || DROP_RESPONSE.has(k)) continue;
     out[k] = v;
   }

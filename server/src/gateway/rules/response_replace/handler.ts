@@ -23,10 +23,14 @@ export function mapStrings(v: unknown, fn: (s: string) => string): unknown {
     return out ?? v;
   }
   if (v && typeof v === 'object') {
+    // for...in, not Object.entries: this walks every object of every response message. Values come from JSON.parse,
+    // so every enumerable key is an own one.
+    const o = v as Record<string, unknown>;
     let out: Record<string, unknown> | undefined;
-    for (const [k, val] of Object.entries(v)) {
+    for (const k in o) {
+      const val = o[k];
       const n = mapStrings(val, fn);
-      if (n !== val) (out ??= { ...(v as Record<string, unknown>) })[k] = n;
+      if (n !== val) (out ??= { ...o })[k] = n;
     }
     return out ?? v;
   }

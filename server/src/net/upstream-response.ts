@@ -1,0 +1,186 @@
+// An upstream call through undici's dispatch API whose handler is itself the response: status, headers, and a body
+// that is read whole under a cap, iterated chunk by chunk with backpressure, discarded, or destroyed. It replaces
+// `Dispatcher.request()` on the proxy path, which builds a Node Readable stream and an AsyncResource for every
+// response: the largest cost of the upstream side once the gateway's own work is small.
+import type { Dispatcher } from 'undici';
+
+/** Queued body bytes beyond which the upstream read pauses until the consumer takes them. */
+const HIGH_WATER = 64 * 1024;
+
+export type UpstreamRequest = Omit<Dispatcher.DispatchOptions, 'body'> & { body?: string | Buffer };
+
+export class UpstreamAborted extends Error {
+  constructor() {
+    super('upstream response destroyed by the gateway');
+  }
+}
+
+/** Sends a request and resolves once the final (non-1xx) status and headers arrived; rejects with undici's error. */
+export function sendUpstream(dispatcher: Dispatcher, opts: UpstreamRequest): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    dispatcher.dispatch(opts, new UpstreamResponse(resolve, reject));
+  });
+}
+
+export class UpstreamResponse implements Dispatcher.DispatchHandler {
+  statusCode = 0;
+  /**
+   * Lower-case names; repeated headers as arrays (what undici's request() gave). A plain object: one without a
+   * prototype is a dictionary to V8 and made every header store and copy several times slower; `__proto__` is defined
+   * as an own property instead (see onHeaders).
+   */
+  readonly headers: Record<string, string | string[]> = {};
+  private started = false;
+  private queue: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  private dropping = false;
+  private paused = false;
+  private resumeUpstream: (() => void) | undefined;
+  private abortUpstream: ((err: Error) => void) | undefined;
+  private wake: (() => void) | undefined;
+  private cap = Infinity;
+  private overCap = false;
+  private gone = false;
+
+  constructor(private readonly onStart: (r: UpstreamResponse) => void, private readonly onFail: (err: Error) => void) {}
+
+  /** True once the gateway destroyed the body or the upstream exchange failed. */
+  get destroyed(): boolean {
+    return this.gone || this.failure !== undefined;
+  }
+
+  // --- undici handler (legacy callback API, which the client calls without an adapter) ---
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.abortUpstream = abort;
+    if (this.gone) abort(new UpstreamAborted());
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true; // 1xx: the final answer follows
+    this.statusCode = statusCode;
+    this.resumeUpstream = resume;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const name = rawHeaders[i]!.toString('latin1').toLowerCase();
+      const value = rawHeaders[i + 1]!.toString('latin1');
+      const cur = Object.hasOwn(this.headers, name) ? this.headers[name] : undefined;
+      if (cur === undefined) {
+        if (name === '__proto__') Object.defineProperty(this.headers, name, { value, enumerable: true, configurable: true, writable: true });
+        else this.headers[name] = value;
+      }
+      else if (typeof cur === 'string') this.headers[name] = [cur, value];
+      else cur.push(value);
+    }
+    this.started = true;
+    this.onStart(this);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.dropping || this.gone) return true;
+    this.queue.push(chunk);
+    this.queued += chunk.length;
+    if (this.queued > this.cap) {
+      this.overCap = true;
+      this.destroy();
+      return true;
+    }
+    this.notify();
+    if (this.queued > HIGH_WATER && this.cap === Infinity) {
+      this.paused = true;
+      return false;
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  onError(err: Error): void {
+    if (!this.started) {
+      this.onFail(err);
+      return;
+    }
+    if (!this.gone) this.failure = err;
+    this.notify();
+  }
+
+  // --- consumer side ---
+
+  /**
+   * The whole body, or undefined when it grows past `cap` bytes (the exchange is then destroyed, never read on).
+   * Rejects with the upstream's error when the exchange fails midway.
+   */
+  async readAll(cap: number): Promise<Buffer | undefined> {
+    this.cap = cap;
+    if (this.queued > cap) {
+      this.overCap = true;
+      this.destroy();
+    }
+    this.unpause();
+    while (!this.ended) {
+      if (this.overCap) return undefined;
+      if (this.failure) throw this.failure;
+      if (this.gone) return undefined;
+      await this.next();
+    }
+    if (this.overCap) return undefined;
+    return this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queued);
+  }
+
+  /** The body chunk by chunk as it arrives; the upstream read pauses while unread chunks pile up. */
+  async *chunks(): AsyncGenerator<Buffer> {
+    for (;;) {
+      const c = this.queue.shift();
+      if (c !== undefined) {
+        this.queued -= c.length;
+        if (this.paused && this.queued <= HIGH_WATER / 2) this.unpause();
+        yield c;
+        continue;
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended || this.gone) return;
+      await this.next();
+    }
+  }
+
+  /** Reads and drops the rest of the body (keeps the upstream connection reusable). */
+  discard(): void {
+    this.dropping = true;
+    this.queue = [];
+    this.queued = 0;
+    this.unpause();
+  }
+
+  /** Ends the exchange now (client gone, body over the cap): the upstream connection is closed. */
+  destroy(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.queue = [];
+    this.queued = 0;
+    if (!this.ended) this.abortUpstream?.(new UpstreamAborted());
+    this.notify();
+  }
+
+  private unpause(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.resumeUpstream?.();
+  }
+
+  private next(): Promise<void> {
+    return new Promise((resolve) => { this.wake = resolve; });
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    if (w) {
+      this.wake = undefined;
+      w();
+    }
+  }
+}
