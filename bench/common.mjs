@@ -27,17 +27,18 @@ export function moveLoadGeneratorOffCore0(scriptUrl) {
   process.exit(r.status ?? 1);
 }
 
-function pinned(cores, argv, nice) {
-  const base = hasTaskset ? ['taskset', ['-c', cores, process.execPath, ...argv]] : [process.execPath, argv];
+function pinned(cores, argv, nice, wrap = []) {
+  const cmd = [...wrap, process.execPath, ...argv];
+  const base = hasTaskset ? ['taskset', ['-c', cores, ...cmd]] : [cmd[0], cmd.slice(1)];
   return nice && cores === '0' ? ['nice', ['-n', nice, base[0], ...base[1]]] : base;
 }
 
 /**
  * Spawns `node <argv>` on `cores` and resolves with the first match (group 1) of each regex in its output.
- * Options: nice (niceness of processes on core 0), timeoutMs. REDIS_URL is passed on only with --redis.
+ * Options: nice (niceness of processes on core 0), timeoutMs, wrap (a command line node runs under, e.g. valgrind). REDIS_URL is passed on only with --redis.
  */
-export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs = 60_000 } = {}) {
-  const [cmd, a] = pinned(cores, argv, nice);
+export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs = 60_000, wrap } = {}) {
+  const [cmd, a] = pinned(cores, argv, nice, wrap);
   const base = { ...process.env };
   if (!args.includes('--redis')) delete base.REDIS_URL;
   const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
