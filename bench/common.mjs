@@ -91,6 +91,17 @@ export async function api(base, pat, method, path, body) {
 /** The `tollgate` command: compiled JS when `npm run build` is fresh (the bench scripts build first), else the sources. */
 export const tollgateBin = `${root}server/bin/tollgate.mjs`;
 
+/** PostgreSQL topology: creates the bench user with the admin CLI (same env as the server) and returns its PAT. */
+export function issueBenchPat(env) {
+  const cli = (...a) => {
+    const r = spawnSync(process.execPath, [tollgateBin, ...a], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tollgate ${a.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  cli('admin', 'user', 'create', '--email', 'bench@localhost');
+  return cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
+}
+
 /**
  * Prints each target of the issue (all are upper bounds) next to what the gateway and the bare proxy reached in this
  * run, so a reader sees at once which targets hold and whether a miss is the gateway's or the machine's (the bare

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, api, args, cpuSeconds, printTargets, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, api, args, cpuSeconds, issueBenchPat, printTargets, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -144,13 +144,7 @@ async function startTollgate(common, upstreamUrl) {
     return { ...tg, children: [tg.child], cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   Object.assign(env, { TOLLGATE_DB_SCHEMA: SCHEMA, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
-  const cli = (...a) => {
-    const r = spawnSync(process.execPath, [tollgateBin, ...a], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`tollgate ${a.join(' ')}: ${r.stderr}`);
-    return r.stdout.trim();
-  };
-  cli('admin', 'user', 'create', '--email', 'bench@localhost');
-  const pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
+  const pat = issueBenchPat(env);
   const apiProc = await startProc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], env, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
   const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
   const gw = await startProc('gateway', '0', [...extra, tollgateBin, 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });

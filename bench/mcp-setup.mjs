@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tollgateBin, api, args, opt, otherCores, root, start } from './common.mjs';
+import { tollgateBin, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -56,13 +56,7 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
     let pat;
     if (pg) {
       Object.assign(common, { TOLLGATE_DB_SCHEMA: schema, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
-      const cli = (...a) => {
-        const r = spawnSync(process.execPath, [tollgateBin, ...a], { cwd: root, env: { ...process.env, ...common }, encoding: 'utf8' });
-        if (r.status !== 0) throw new Error(`tollgate ${a.join(' ')}: ${r.stderr}`);
-        return r.stdout.trim();
-      };
-      cli('admin', 'user', 'create', '--email', 'bench@localhost');
-      pat = cli('admin', 'token', 'issue', '--email', 'bench@localhost').split(/\s+/).find((w) => w.startsWith('svc_pat_'));
+      pat = issueBenchPat(common);
       const apiProc = await proc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], common, { api: apiListening });
       const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
       tg = await proc('gateway', '0', [...extra, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: gatewayListening }, gatewayWrap);
