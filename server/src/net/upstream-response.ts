@@ -1,7 +1,8 @@
 // An upstream call through undici's dispatch API whose handler is itself the response: status, headers, and a body
 // that is read whole under a cap, iterated chunk by chunk with backpressure, discarded, or destroyed. It replaces
 // `Dispatcher.request()` on the proxy path, which builds a Node Readable stream and an AsyncResource for every
-// response: the largest cost of the upstream side once the gateway's own work is small.
+// response (measured: under 1 % of the gateway's instructions per call, so the gain is small; the reason to keep it
+// is the plainer body contract: read whole under a cap, stream with backpressure, discard, destroy).
 import type { Dispatcher } from 'undici';
 
 /** Queued body bytes beyond which the upstream read pauses until the consumer takes them. */
@@ -69,8 +70,7 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       if (cur === undefined) {
         if (name === '__proto__') Object.defineProperty(this.headers, name, { value, enumerable: true, configurable: true, writable: true });
         else this.headers[name] = value;
-      }
-      else if (typeof cur === 'string') this.headers[name] = [cur, value];
+      } else if (typeof cur === 'string') this.headers[name] = [cur, value];
       else cur.push(value);
     }
     this.started = true;
