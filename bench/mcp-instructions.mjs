@@ -42,13 +42,15 @@ function control(pid, ...flags) {
 
 /** Instructions (Ir) of the newest dump of a process. */
 function lastDumpInstructions(name, pid) {
-  const files = readdirSync(outDir).filter((f) => f.startsWith(`${name}.${pid}`)).sort((a, b) => dumpNo(a) - dumpNo(b));
+  // Dumps are <name>.<pid>.<n>; the file without a number is written at exit.
+  const base = `${name}.${pid}`;
+  const dumpNo = (f) => Number(f.slice(base.length + 1) || 0);
+  const files = readdirSync(outDir).filter((f) => f === base || f.startsWith(`${base}.`)).sort((a, b) => dumpNo(a) - dumpNo(b));
   const text = readFileSync(join(outDir, files.at(-1)), 'utf8');
   const m = /^(?:summary|totals):\s+(\d+)/m.exec(text);
   if (!m) throw new Error(`no totals in ${files.at(-1)}`);
   return Number(m[1]);
 }
-const dumpNo = (f) => Number(/\.(\d+)$/.exec(f.replace(/^[^.]+\.\d+/, ''))?.[1] ?? 0);
 
 /** Sends exactly n requests over conns connections; returns the number of failed ones. */
 async function send(pool, path, headers, kind, conns, n) {
