@@ -2,7 +2,7 @@
 // one code point like String.prototype.replace), and its cost staying linear in the number of matches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileUserRegex, replaceAll, slowPatternReason } from './regex.ts';
+import { compileUserRegex, Replacer, replaceAll, slowPatternReason } from './regex.ts';
 
 /** The same replacement with a JavaScript RegExp (for patterns both engines read alike), as the reference. */
 function reference(pattern: string, flags: string, s: string, template: string): { text: string; count: number } {
@@ -34,7 +34,24 @@ test('replaceAll matches the reference on groups, empty matches, anchors, flags 
     assert.ok(re, pattern);
     assert.deepEqual(replaceAll(re, s, template), reference(pattern, flags, s, template), `${pattern} on ${JSON.stringify(s)}`);
     assert.deepEqual(replaceAll(re, s, template), reference(pattern, flags, s, template), 'reusable: lastIndex is reset');
+    const { replacer } = Replacer.compile(pattern, flags, template);
+    assert.deepEqual(replacer!.apply(s), reference(pattern, flags, s, template), `Replacer: ${pattern} on ${JSON.stringify(s)}`);
   }
+});
+
+test('a Replacer finds matches in strings of any length, in any order (its probe copy is reused and grows)', () => {
+  const { replacer } = Replacer.compile('\\b(\\d{4})-\\d{4}\\b', '', '$1-****');
+  const card = '1234-5678';
+  // Long strings (past the first scratch buffer, then past the largest one kept), then short ones again: a stale
+  // tail of a longer copy must neither hide nor invent a match.
+  const texts = ['x', `${'é'.repeat(3000)} ${card}`, `${'a'.repeat(2_000_000)} ${card}`, card.slice(0, 7), `${card}`, '😀'.repeat(5000), `\ud800 ${card} \udc00`];
+  for (const t of texts) {
+    const expected = t.replace(/\b(\d{4})-\d{4}\b/g, '$1-****');
+    const r = replacer!.apply(t);
+    assert.equal(r.text, expected, `${t.length} chars`);
+    assert.equal(r.count, t.includes(card) ? 1 : 0);
+  }
+  assert.equal(Replacer.compile('a(?=b)', '', '').error?.includes('invalid or unsupported'), true);
 });
 
 test('replaceAll stays linear in the number of matches (a long prompt full of matches cannot stall the gateway)', () => {

@@ -2,7 +2,7 @@
 // constructs RE2 cannot run (backreferences, lookaround, possessive quantifiers) are rejected when rules are saved.
 import RE2 from 're2';
 
-export type UserRegex = InstanceType<typeof RE2>;
+export type UserRegex = RE2;
 
 export function compileUserRegex(pattern: string, flags: string, extra = ''): { re?: UserRegex; error?: string } {
   if (pattern.length > 4096) return { error: 'pattern is longer than 4096 characters' };
@@ -96,6 +96,45 @@ export function replaceAll(re: UserRegex, s: string, template: string): { text: 
   }
   re.lastIndex = 0;
   return { text: out + s.slice(last), count };
+}
+
+/** Scratch copies above this size are made one-off, so one huge string does not pin a huge buffer to the rule. */
+const SCRATCH_MAX = 1 << 20;
+
+/**
+ * A compiled replacement rule (prompt_replace, response_replace): the pattern, global, with its template, and the
+ * same pattern without the g flag as a probe. `apply` probes every string first, on a UTF-8 copy in a buffer the
+ * rule reuses: node-re2 turns each new JS string it is given into a fresh Buffer held by a weak handle (about 2 µs a
+ * call, whatever the length, plus the collector's work on the handle), while a Buffer costs it nothing. So a string
+ * without a match (nearly every string of nearly every response) costs one cheap native test, and only a string
+ * that matches pays for the conversion, once, in replaceAll.
+ */
+export class Replacer {
+  private scratch = Buffer.allocUnsafe(4096);
+
+  private constructor(readonly global: UserRegex, private readonly probe: UserRegex, readonly template: string) {}
+
+  static compile(pattern: string, flags: string, template: string): { replacer?: Replacer; error?: string } {
+    const g = compileUserRegex(pattern, flags, 'g');
+    if (!g.re) return { error: g.error };
+    return { replacer: new Replacer(g.re, compileUserRegex(pattern, flags).re!, template) };
+  }
+
+  /** Replaces every match in s; returns the new text and the match count. */
+  apply(s: string): { text: string; count: number } {
+    if (!this.probe.test(this.utf8(s))) return { text: s, count: 0 };
+    return replaceAll(this.global, s, this.template);
+  }
+
+  private utf8(s: string): Buffer {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    const max = s.length * 3;
+    if (max > this.scratch.length) {
+      if (max > SCRATCH_MAX) return Buffer.from(s, 'utf8');
+      this.scratch = Buffer.allocUnsafe(Math.min(SCRATCH_MAX, Math.max(max, this.scratch.length * 2)));
+    }
+    return this.scratch.subarray(0, this.scratch.write(s, 0, 'utf8'));
+  }
 }
 
 function isHighSurrogate(c: number): boolean {

@@ -4,6 +4,7 @@
 // docs/prompt-guard.md documents each detector; detectors.test.ts holds true- and false-positive cases for all.
 import RE2 from 're2';
 import type { DetectorId } from './detector-ids.ts';
+import type { UserRegex } from '../regex.ts';
 
 export interface Detector {
   id: DetectorId;
@@ -99,9 +100,9 @@ export const DETECTORS: readonly Detector[] = [
 export interface CompiledDetector {
   id: DetectorId;
   /** For tests (no g flag, so no lastIndex state). */
-  test: InstanceType<typeof RE2>;
+  test: UserRegex;
   /** For rewrite (global). */
-  global: InstanceType<typeof RE2>;
+  global: UserRegex;
 }
 
 export const COMPILED_DETECTORS: ReadonlyMap<DetectorId, CompiledDetector> = new Map(DETECTORS.map((d) => [

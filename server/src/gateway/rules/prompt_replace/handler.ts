@@ -6,20 +6,20 @@ import type { LlmRuleHandler } from '../../llm/rule-handler.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
-import { compileUserRegex, replaceAll, type UserRegex } from '../regex.ts';
+import { Replacer } from '../regex.ts';
 import type { PromptReplaceRule } from './schema.ts';
 
 export function buildPromptReplace(entries: RuleEntry<PromptReplaceRule>[]): LlmRuleHandler[] {
   return entries.map(({ rule, index }) => {
-    const { re, error } = compileUserRegex(rule.pattern, rule.regex_flags, 'g');
-    if (!re) throw new Error(`prompt_replace#${index}: ${error}`);
+    const { replacer, error } = Replacer.compile(rule.pattern, rule.regex_flags, rule.replacement);
+    if (!replacer) throw new Error(`prompt_replace#${index}: ${error}`);
     const ruleName = `prompt_replace#${index}`;
     return {
       ruleType: 'prompt_replace', index, ruleName, scope: toolScope(rule.tools),
       access(x) {
         const call = callOf(x);
         if (call) {
-          const matches = redact(call.rewritePrompt.bind(call), re, rule.replacement);
+          const matches = redact(call.rewritePrompt.bind(call), replacer);
           if (matches) emitFor(x, { type: 'dlp_match', ruleName, details: { matches, phase: 'request' } });
         }
         return { kind: 'continue' };
@@ -28,10 +28,10 @@ export function buildPromptReplace(entries: RuleEntry<PromptReplaceRule>[]): Llm
   });
 }
 
-function redact(rewrite: (v: (t: string) => string | undefined) => boolean, re: UserRegex, replacement: string): number {
+function redact(rewrite: (v: (t: string) => string | undefined) => boolean, replacer: Replacer): number {
   let matches = 0;
   rewrite((text) => {
-    const r = replaceAll(re, text, replacement);
+    const r = replacer.apply(text);
     matches += r.count;
     return r.count ? r.text : undefined;
   });

@@ -3,7 +3,7 @@
 // inside the params of notifications and server requests streamed during the call, so the JSON stays valid and
 // structured content keeps its types. Works the same on JSON bodies and on each SSE event. Emits dlp_match with
 // the number of matches (never the matched text).
-import { compileUserRegex, replaceAll, type UserRegex } from '../regex.ts';
+import { Replacer } from '../regex.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
@@ -38,8 +38,8 @@ export function mapStrings(v: unknown, fn: (s: string) => string): unknown {
 }
 
 /** Redacts a message; returns the new message and the match count. */
-export function redactMessage(re: UserRegex, replacement: string, msg: JsonRpcMessage): { msg: JsonRpcMessage; count: number } {
-  const r = new Redaction(re, replacement);
+export function redactMessage(replacer: Replacer, msg: JsonRpcMessage): { msg: JsonRpcMessage; count: number } {
+  const r = new Redaction(replacer);
   const out: JsonRpcMessage = { ...msg };
   if ('result' in msg) out.result = mapStrings(msg.result, r.fn);
   if ('params' in msg) out.params = mapStrings(msg.params, r.fn);
@@ -56,9 +56,9 @@ class Redaction {
   count = 0;
   readonly fn: (s: string) => string;
 
-  constructor(re: UserRegex, replacement: string) {
+  constructor(replacer: Replacer) {
     this.fn = (s) => {
-      const r = replaceAll(re, s, replacement);
+      const r = replacer.apply(s);
       if (!r.count) return s;
       this.count += r.count;
       return r.text;
@@ -68,16 +68,15 @@ class Redaction {
 
 export function buildResponseReplace(entries: RuleEntry<ResponseReplaceRule>[]): McpRuleHandler[] {
   return entries.map(({ rule, index }) => {
-    const { re, error } = compileUserRegex(rule.pattern, rule.regex_flags, 'g');
-    if (!re) throw new Error(`response_replace rule ${index}: ${error}`);
+    const { replacer, error } = Replacer.compile(rule.pattern, rule.regex_flags, rule.replacement);
+    if (!replacer) throw new Error(`response_replace rule ${index}: ${error}`);
     const ruleName = `response_replace#${index}`;
     const h: McpRuleHandler = {
       ruleType: 'response_replace', index, ruleName, scope: toolScope(rule.tools),
       onMessage(c, msg): MessageOutcome {
         if (!inScope(h, c)) return { kind: 'keep' };
         if (c.method !== undefined && !CONTENT_METHODS.has(c.method)) return { kind: 'keep' };
-        re.lastIndex = 0;
-        const r = redactMessage(re, rule.replacement, msg);
+        const r = redactMessage(replacer, msg);
         if (!r.count) return { kind: 'keep' };
         emitFor(c.x, { type: 'dlp_match', ruleName, tool: c.tool, details: { matches: r.count, rule_index: index, ...(rule.dlp_rule_id ? { dlp_rule_id: rule.dlp_rule_id } : {}) } });
         return { kind: 'replace', msg: r.msg };
