@@ -28,6 +28,8 @@ export interface Config {
   auditRetentionDays: number;
   /** How often the gateway checks the config version to repair missed notifications. */
   configPollMs: number;
+  /** Bound of the in-process state's cache entries (static_cache answers) without Redis; oldest go first. */
+  memoryCacheMb: number;
   /** How often DNS pins are refreshed. */
   repinIntervalMs: number;
   /** How long an MCP upstream may take to start its answer (status and headers) before the client gets 504. */
@@ -138,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     dashboardOrigin: url(env, 'TOLLGATE_DASHBOARD_ORIGIN', ['http:', 'https:']),
     auditRetentionDays: positiveInt(env, 'TOLLGATE_AUDIT_RETENTION_DAYS', 30),
     configPollMs: positiveInt(env, 'TOLLGATE_CONFIG_POLL_MS', 5000),
+    memoryCacheMb: positiveInt(env, 'TOLLGATE_MEMORY_CACHE_MB', 64),
     repinIntervalMs: positiveInt(env, 'TOLLGATE_REPIN_INTERVAL_MS', 60_000),
     mcpUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_MCP_UPSTREAM_TIMEOUT_MS', 300_000),
     llmUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_LLM_UPSTREAM_TIMEOUT_MS', 600_000),

@@ -6,14 +6,26 @@ interface Entry {
   expiresAt: number; // 0 = never
 }
 
-/** In-process state for a single node. Expired entries are dropped lazily and by a periodic sweep. */
+/** Default bound of cache entries (setCached), in bytes. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** What a cache entry costs besides its key and value (map slot, entry object), roughly. */
+const ENTRY_OVERHEAD = 96;
+
+/**
+ * In-process state for a single node. Expired entries are dropped lazily and by a periodic sweep. Cache entries
+ * (setCached) are also bounded in size, oldest dropped first: without the bound, a client that calls a cached tool
+ * with ever new arguments would grow the gateway by one stored answer per call for the whole TTL.
+ */
 export class MemoryState implements State {
   readonly kind = 'memory';
   private readonly map = new Map<string, Entry>();
+  /** Cache entries by age (a Map keeps insertion order), with their approximate size. */
+  private readonly cached = new Map<string, number>();
+  private cachedBytes = 0;
   private readonly bus = new EventEmitter();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(private readonly now: () => number = Date.now, private readonly maxCacheBytes = DEFAULT_CACHE_BYTES) {
     this.bus.setMaxListeners(0);
     this.sweeper = setInterval(() => this.sweep(), 30_000);
     this.sweeper.unref();
@@ -23,20 +35,34 @@ export class MemoryState implements State {
     const e = this.map.get(key);
     if (!e) return undefined;
     if (e.expiresAt && e.expiresAt <= this.now()) {
-      this.map.delete(key);
+      this.drop(key);
       return undefined;
     }
     return e;
   }
 
+  private drop(key: string): void {
+    this.map.delete(key);
+    this.uncache(key);
+  }
+
+  /** The key no longer holds a cache entry (deleted, or overwritten by set or incr). */
+  private uncache(key: string): void {
+    const bytes = this.cached.get(key);
+    if (bytes === undefined) return;
+    this.cachedBytes -= bytes;
+    this.cached.delete(key);
+  }
+
   private sweep(): void {
     const t = this.now();
-    for (const [k, e] of this.map) if (e.expiresAt && e.expiresAt <= t) this.map.delete(k);
+    for (const [k, e] of this.map) if (e.expiresAt && e.expiresAt <= t) this.drop(k);
   }
 
   async incr(key: string, by: number, ttlMs: number, refreshTtl = false): Promise<CounterResult> {
     const t = this.now();
     const e = this.live(key);
+    this.uncache(key);
     if (!e) {
       this.map.set(key, { value: by, expiresAt: ttlMs > 0 ? t + ttlMs : 0 });
       return { value: by, ttlMs: ttlMs > 0 ? ttlMs : -1 };
@@ -63,7 +89,27 @@ export class MemoryState implements State {
   }
 
   async set(key: string, value: string | Buffer, ttlMs?: number): Promise<void> {
+    this.uncache(key);
     this.map.set(key, { value, expiresAt: ttlMs && ttlMs > 0 ? this.now() + ttlMs : 0 });
+  }
+
+  async setCached(key: string, value: string | Buffer, ttlMs: number): Promise<void> {
+    // Characters for a string (V8 keeps JSON text one byte per character), bytes for a Buffer.
+    const bytes = key.length + value.length + ENTRY_OVERHEAD;
+    this.drop(key);
+    if (bytes > this.maxCacheBytes) return;
+    this.map.set(key, { value, expiresAt: ttlMs > 0 ? this.now() + ttlMs : 0 });
+    this.cached.set(key, bytes);
+    this.cachedBytes += bytes;
+    for (const oldest of this.cached.keys()) {
+      if (this.cachedBytes <= this.maxCacheBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Approximate bytes held by cache entries (tests, status). */
+  get cacheBytes(): number {
+    return this.cachedBytes;
   }
 
   async ttl(key: string): Promise<number> {
@@ -73,13 +119,13 @@ export class MemoryState implements State {
   }
 
   async del(...keys: string[]): Promise<void> {
-    for (const k of keys) this.map.delete(k);
+    for (const k of keys) this.drop(k);
   }
 
   async delPrefix(prefix: string): Promise<number> {
     let n = 0;
     for (const k of this.map.keys()) if (k.startsWith(prefix)) {
-      this.map.delete(k);
+      this.drop(k);
       n++;
     }
     return n;
@@ -99,6 +145,8 @@ export class MemoryState implements State {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.map.clear();
+    this.cached.clear();
+    this.cachedBytes = 0;
     this.bus.removeAllListeners();
   }
 }

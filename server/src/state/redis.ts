@@ -73,6 +73,10 @@ export class RedisState implements State {
     else await wrap(this.client.set(key, value));
   }
 
+  async setCached(key: string, value: string | Buffer, ttlMs: number): Promise<void> {
+    await this.set(key, value, ttlMs);
+  }
+
   async ttl(key: string): Promise<number> {
     return wrap(this.client.pttl(key));
   }

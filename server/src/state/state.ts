@@ -20,6 +20,12 @@ export interface State {
   get(key: string): Promise<string | undefined>;
   getBuffer(key: string): Promise<Buffer | undefined>;
   set(key: string, value: string | Buffer, ttlMs?: number): Promise<void>;
+  /**
+   * Stores a cache entry (static_cache answers): like `set`, but the in-process store may drop it before its TTL,
+   * oldest first, to stay within its memory bound (`TOLLGATE_MEMORY_CACHE_MB`). Redis keeps it like any key (its own
+   * maxmemory policy applies). Never for counters, bans or budgets, which must not vanish early.
+   */
+  setCached(key: string, value: string | Buffer, ttlMs: number): Promise<void>;
   /** Remaining TTL in ms; -2 when the key does not exist, -1 when it has no expiry. */
   ttl(key: string): Promise<number>;
   del(...keys: string[]): Promise<void>;

@@ -72,7 +72,7 @@ export async function storeCached(x: Exchange, body: string): Promise<boolean> {
   const slot = x.cacheSlot;
   if (!slot || Buffer.byteLength(body) > slot.maxBytes) return false;
   try {
-    await x.s.state.set(slot.key, body, slot.ttlMs);
+    await x.s.state.setCached(slot.key, body, slot.ttlMs);
     return true;
   } catch (err) {
     x.s.log.warn('cache store failed', { err, proxy: x.proxy.id });

@@ -1,0 +1,55 @@
+// The in-process state's bound on cache entries: oldest answers go first once the bound is passed, while counters,
+// bans and budget values (set / incr) are never dropped early, whatever the cache does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryState } from './memory.ts';
+
+const KB = 1024;
+
+test('cache entries beyond the bound are dropped oldest first; counters and plain values stay', async () => {
+  const s = new MemoryState(Date.now, 64 * KB);
+  try {
+    await s.set('ban:1', 'rule|123', 60_000);
+    await s.incr('rl:1', 5, 60_000);
+    const body = 'x'.repeat(KB);
+    for (let i = 0; i < 200; i++) await s.setCached(`c:${i}`, body, 60_000);
+    assert.ok(s.cacheBytes <= 64 * KB, `${s.cacheBytes} bytes cached`);
+    assert.equal(await s.get('c:0'), undefined, 'the oldest answer went first');
+    assert.equal(await s.get('c:199'), body, 'the newest answer is kept');
+    const kept = (await Promise.all(Array.from({ length: 200 }, (_, i) => s.get(`c:${i}`)))).filter((v) => v !== undefined).length;
+    assert.ok(kept >= 50 && kept < 64, `${kept} answers kept`);
+    assert.equal(await s.get('ban:1'), 'rule|123');
+    assert.equal(await s.getNumber('rl:1'), 5);
+  } finally {
+    await s.close();
+  }
+});
+
+test('the cache accounting follows deletes, overwrites, expiry and drains', async () => {
+  let now = 1_000_000;
+  const s = new MemoryState(() => now, 64 * KB);
+  try {
+    await s.setCached('c:a', 'x'.repeat(10 * KB), 1000);
+    await s.setCached('c:a', 'y'.repeat(20 * KB), 1000);
+    const one = s.cacheBytes;
+    assert.ok(one > 20 * KB && one < 21 * KB, 'an overwrite replaces the old size');
+    await s.set('c:a', 'plain');
+    assert.equal(s.cacheBytes, 0, 'set turns the key into a plain value');
+    await s.setCached('c:b', 'z'.repeat(KB), 1000);
+    await s.del('c:b');
+    assert.equal(s.cacheBytes, 0);
+    await s.setCached('t:1:x', 'z'.repeat(KB), 1000);
+    await s.setCached('t:1:y', 'z'.repeat(KB), 1000);
+    assert.equal(await s.delPrefix('t:1:'), 2);
+    assert.equal(s.cacheBytes, 0);
+    await s.setCached('c:old', 'z'.repeat(KB), 1000);
+    now += 2000;
+    assert.equal(await s.get('c:old'), undefined);
+    assert.equal(s.cacheBytes, 0, 'an expired entry is released');
+    await s.setCached('c:huge', 'z'.repeat(100 * KB), 1000);
+    assert.equal(await s.get('c:huge'), undefined, 'an answer larger than the whole bound is not kept');
+    assert.equal(s.cacheBytes, 0);
+  } finally {
+    await s.close();
+  }
+});
