@@ -4,6 +4,8 @@ import type { CounterResult, State } from './state.ts';
 interface Entry {
   value: string | Buffer | number;
   expiresAt: number; // 0 = never
+  /** Set on cache entries (setCached) only: their approximate size. */
+  bytes?: number;
 }
 
 /** Default bound of cache entries (setCached), in bytes. */
@@ -19,8 +21,8 @@ const ENTRY_OVERHEAD = 96;
 export class MemoryState implements State {
   readonly kind = 'memory';
   private readonly map = new Map<string, Entry>();
-  /** Cache entries by age (a Map keeps insertion order), with their approximate size. */
-  private readonly cached = new Map<string, number>();
+  /** Keys of cache entries by age (a Set keeps insertion order). */
+  private readonly cacheOrder = new Set<string>();
   private cachedBytes = 0;
   private readonly bus = new EventEmitter();
   private readonly sweeper: NodeJS.Timeout;
@@ -35,38 +37,43 @@ export class MemoryState implements State {
     const e = this.map.get(key);
     if (!e) return undefined;
     if (e.expiresAt && e.expiresAt <= this.now()) {
-      this.drop(key);
+      this.remove(key, e);
       return undefined;
     }
     return e;
   }
 
   private drop(key: string): void {
-    this.map.delete(key);
-    this.uncache(key);
+    const e = this.map.get(key);
+    if (e) this.remove(key, e);
   }
 
-  /** The key no longer holds a cache entry (deleted, or overwritten by set or incr). */
-  private uncache(key: string): void {
-    const bytes = this.cached.get(key);
-    if (bytes === undefined) return;
-    this.cachedBytes -= bytes;
-    this.cached.delete(key);
+  private remove(key: string, e: Entry): void {
+    this.map.delete(key);
+    this.uncache(key, e);
+  }
+
+  /** The entry no longer counts as a cache entry (removed, or turned into a counter by incr). */
+  private uncache(key: string, e: Entry): void {
+    if (e.bytes === undefined) return;
+    this.cachedBytes -= e.bytes;
+    e.bytes = undefined;
+    this.cacheOrder.delete(key);
   }
 
   private sweep(): void {
     const t = this.now();
-    for (const [k, e] of this.map) if (e.expiresAt && e.expiresAt <= t) this.drop(k);
+    for (const [k, e] of this.map) if (e.expiresAt && e.expiresAt <= t) this.remove(k, e);
   }
 
   async incr(key: string, by: number, ttlMs: number, refreshTtl = false): Promise<CounterResult> {
     const t = this.now();
     const e = this.live(key);
-    this.uncache(key);
     if (!e) {
       this.map.set(key, { value: by, expiresAt: ttlMs > 0 ? t + ttlMs : 0 });
       return { value: by, ttlMs: ttlMs > 0 ? ttlMs : -1 };
     }
+    this.uncache(key, e);
     e.value = Number(e.value) + by;
     if (refreshTtl && ttlMs > 0) e.expiresAt = t + ttlMs;
     return { value: e.value, ttlMs: e.expiresAt ? e.expiresAt - t : -1 };
@@ -89,7 +96,7 @@ export class MemoryState implements State {
   }
 
   async set(key: string, value: string | Buffer, ttlMs?: number): Promise<void> {
-    this.uncache(key);
+    this.drop(key);
     this.map.set(key, { value, expiresAt: ttlMs && ttlMs > 0 ? this.now() + ttlMs : 0 });
   }
 
@@ -98,10 +105,10 @@ export class MemoryState implements State {
     const bytes = key.length + value.length + ENTRY_OVERHEAD;
     this.drop(key);
     if (bytes > this.maxCacheBytes) return;
-    this.map.set(key, { value, expiresAt: ttlMs > 0 ? this.now() + ttlMs : 0 });
-    this.cached.set(key, bytes);
+    this.map.set(key, { value, expiresAt: ttlMs > 0 ? this.now() + ttlMs : 0, bytes });
+    this.cacheOrder.add(key);
     this.cachedBytes += bytes;
-    for (const oldest of this.cached.keys()) {
+    for (const oldest of this.cacheOrder) {
       if (this.cachedBytes <= this.maxCacheBytes) break;
       this.drop(oldest);
     }
@@ -145,7 +152,7 @@ export class MemoryState implements State {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.map.clear();
-    this.cached.clear();
+    this.cacheOrder.clear();
     this.cachedBytes = 0;
     this.bus.removeAllListeners();
   }
