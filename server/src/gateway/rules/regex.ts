@@ -112,7 +112,7 @@ const SCRATCH_MAX = 1 << 20;
 export class Replacer {
   private scratch = Buffer.allocUnsafe(4096);
 
-  private constructor(readonly global: UserRegex, private readonly probe: UserRegex, readonly template: string) {}
+  private constructor(private readonly global: UserRegex, private readonly probe: UserRegex, private readonly template: string) {}
 
   static compile(pattern: string, flags: string, template: string): { replacer?: Replacer; error?: string } {
     const g = compileUserRegex(pattern, flags, 'g');
