@@ -56,7 +56,38 @@ export function newIsolation() {
   return { schema: `t_${id}`, redisPrefix: `t_${id}:`, masterKey: randomBytes(32).toString('base64') };
 }
 
+/**
+ * Errors that reached the process (an 'error' event nobody listened to, a rejection nobody handled) while a test app
+ * ran. In production such an error stops `tollgate serve`; node's test runner would only blame whichever hook created
+ * the server, so every test app fails its own close() with the errors instead, in the file that caused them.
+ */
+const escaped: unknown[] = [];
+let watching = 0;
+const onUncaught = (err: unknown) => { escaped.push(err); };
+const onRejection = (err: unknown) => { escaped.push(err); };
+
+function watchEscapes(): () => void {
+  if (watching++ === 0) {
+    process.on('uncaughtExceptionMonitor', onUncaught);
+    process.on('unhandledRejection', onRejection);
+  }
+  const from = escaped.length;
+  return () => {
+    const mine = escaped.slice(from);
+    if (--watching === 0) {
+      process.off('uncaughtExceptionMonitor', onUncaught);
+      process.off('unhandledRejection', onRejection);
+      escaped.length = 0;
+    }
+    if (mine.length) {
+      const list = mine.map((err) => (err instanceof Error ? err.stack ?? err.message : String(err))).join('\n---\n');
+      throw new Error(`${mine.length} error(s) escaped to the process while this test app ran (each would stop a real gateway):\n${list}`);
+    }
+  };
+}
+
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const checkEscapes = watchEscapes();
   const iso = opts.isolation ?? newIsolation();
   const env: Record<string, string | undefined> = {
     DATABASE_URL: process.env.DATABASE_URL,
@@ -113,6 +144,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       const db = app.services.db;
       if (db.kind === 'postgres' && !opts.isolation) await db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
       await app.close();
+      checkEscapes();
     },
   };
 }

@@ -184,8 +184,8 @@ function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | un
     };
     const onClose = () => {
       if (res.writableFinished) return;
-      body.destroy();
       finish('client_gone');
+      body.destroy();
     };
     res.on('close', onClose);
     body.on('data', (chunk: Buffer) => {
@@ -199,12 +199,23 @@ function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | un
       res.end();
       finish(false);
     });
-    body.once('error', (err: { code?: string }) => {
+    // `on`, not `once`: the body's own destroy (client gone) raises an AbortError after a failure may already have
+    // been reported, and an error event with no listener would take the whole process down.
+    body.on('error', (err: { code?: string }) => {
       // The client's connection is cut too: a stream that just ended would look complete to it.
       res.destroy();
       finish(err.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_broken');
     });
   });
+}
+
+/**
+ * Ends an upstream body nobody will read (the client left before the answer started). undici's body raises an
+ * AbortError when it is destroyed unread; that error belongs to this one request and must not reach the process.
+ */
+function dropBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 interface Forwarding {
@@ -248,8 +259,10 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   let aborted: Aborted = 'client_gone';
   if (!res.destroyed) {
     res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
+    // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
+    if (isSse) res.flushHeaders();
     aborted = await pipeBody(up.body, res, meter);
-  } else up.body.destroy();
+  } else dropBody(up.body);
   const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
   await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
