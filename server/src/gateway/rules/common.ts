@@ -16,8 +16,7 @@ export const regexFlags = z.string().regex(/^[ism]*$/, 'only the flags i, s and 
  * names what the engine cannot run.
  */
 export function refinePattern<T extends { pattern: string; regex_flags?: string }>(rule: T, ctx: z.RefinementCtx): void {
-  const { re, error } = compileUserRegex(rule.pattern, rule.regex_flags ?? '');
-  const err = error ?? (re ? slowPatternReason(re, rule.pattern) : undefined);
+  const err = compileUserRegex(rule.pattern, rule.regex_flags ?? '').error ?? slowPatternReason(rule.pattern);
   if (err) ctx.addIssue({ code: 'custom', path: ['pattern'], message: err });
 }
 
