@@ -87,7 +87,13 @@ async function serve(args: string[]): Promise<number> {
   const { log } = app.services;
   if (!config.databaseUrl && role !== 'gateway') await bootstrapAdmin(app.services, app.apiUrl);
   if (app.apiUrl) log.info('management API listening', { url: app.apiUrl });
-  if (app.gateway) log.info('gateway listening', { url: app.gateway.url, admin: app.gateway.adminUrl, proxyDomain: config.proxyDomain });
+  if (app.gateway) {
+    log.info('gateway listening', {
+      url: app.gateway.url, admin: app.gateway.adminUrl, proxyDomain: config.proxyDomain,
+      // DNS-rebinding protection: any other Host is refused with 403 (docs/gateway.md).
+      hosts: ['localhost', '*.localhost', `*.${config.proxyDomain}`, config.host, ...config.gatewayPublicHosts],
+    });
+  }
   const { startAdminEndpoint } = await import('./admin-endpoint.ts');
   const stopAdmin = !config.databaseUrl ? await startAdminEndpoint(app.services) : async () => undefined;
   await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 // Deployment configuration, read once from the environment. Bad values stop the process with one line naming the
 // variable (DESIGN §3), so nothing runs on a half-understood configuration.
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseCidr, type Cidr } from '../net/cidr.ts';
 
@@ -12,6 +13,8 @@ export interface Config {
   gatewayPort: number;
   gatewayAdminPort: number;
   proxyDomain: string;
+  /** Public host names the gateway serves besides its own (DNS-rebinding protection): exact or `*.domain`. */
+  gatewayPublicHosts: string[];
   databaseUrl: string | undefined;
   /** PostgreSQL schema to use (tests isolate themselves with one schema each). */
   dbSchema: string | undefined;
@@ -101,6 +104,21 @@ function cidrs(env: Env, name: string): Cidr[] {
   });
 }
 
+/** A comma-separated list of host names, `*.domain` wildcards or IP addresses (no scheme, port or path). */
+function hostList(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (!raw) return [];
+  return raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean).map((entry) => {
+    const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry;
+    if (isIP(bare)) return entry;
+    const host = entry.startsWith('*.') ? entry.slice(2) : entry;
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) {
+      throw new ConfigError(name, `"${entry}" is not a host name, a "*.domain" wildcard or an IP address (no scheme, port or path)`);
+    }
+    return entry;
+  });
+}
+
 const PROVIDERS: ProviderId[] = ['openai', 'anthropic', 'gemini', 'mistral'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -128,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayPort: port(env, 'TOLLGATE_GATEWAY_PORT', 8081),
     gatewayAdminPort: port(env, 'TOLLGATE_GATEWAY_ADMIN_PORT', 8082),
     proxyDomain,
+    gatewayPublicHosts: hostList(env, 'TOLLGATE_GATEWAY_PUBLIC_HOSTS'),
     databaseUrl,
     dbSchema,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

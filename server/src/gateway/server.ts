@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../services.ts';
 import { ConfigStore } from './config-store.ts';
+import { buildHostCheck } from './host-check.ts';
 import { resolveRoute, type RouteMatch } from './routing.ts';
 import { createMcpGateway } from './mcp/handler.ts';
 import { createLlmGateway } from './llm/handler.ts';
@@ -48,7 +49,21 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const llm = createLlmGateway(s, store);
   const started = Date.now();
 
+  const hostAllowed = buildHostCheck({ proxyDomain: s.config.proxyDomain, host: opts.host, publicHosts: s.config.gatewayPublicHosts });
+  const refusedHosts = new Set<string>();
+
   const proxy = createServer((req, res) => {
+    // DNS-rebinding protection comes before routing: a Host that is none of the gateway's names reaches no proxy.
+    if (!hostAllowed(req.headers.host, req.socket.localAddress)) {
+      req.resume();
+      const host = req.headers.host ?? '';
+      if (refusedHosts.size < 100 && !refusedHosts.has(host)) {
+        refusedHosts.add(host);
+        s.log.warn('gateway refused a request for a host it does not serve (add public names to TOLLGATE_GATEWAY_PUBLIC_HOSTS)', { host });
+      }
+      sendJson(res, 403, { error: `Host not allowed: ${JSON.stringify(host)} is not a host name of this gateway` });
+      return;
+    }
     const route = resolveRoute(store.current, req.headers.host, req.url ?? '/');
     if (!route) {
       req.resume();

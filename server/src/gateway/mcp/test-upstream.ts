@@ -27,6 +27,8 @@ export interface McpUpstreamOptions {
   token?: string;
   /** Register no resources (the server then has no resources capability). */
   noResources?: boolean;
+  /** The SDK's own DNS-rebinding protection: only its loopback address and port are accepted as Host. */
+  hostProtection?: boolean;
 }
 
 export const SECRET_TEXT = 'card 4111-1111-1111-1111 belongs to alice@example.com';
@@ -112,6 +114,7 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: !!opts.json,
       eventStore: new InMemoryEventStore(),
+      ...(opts.hostProtection ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`] } : {}),
       onsessioninitialized: (id) => { sessions.set(id, transport); },
     });
     transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
@@ -125,8 +128,9 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
       res.end();
     });
   });
+  let port = 0;
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const port = (http.address() as AddressInfo).port;
+  port = (http.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/mcp`, port, requests, calls,
     async close() {
