@@ -28,7 +28,8 @@ import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
 import { BodyTooLarge, readRequestBody } from './request-body.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
-import { clientResponseHeaders, upstreamRequestHeaders, UpstreamPools } from './upstream.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
+import { UpstreamPools } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
   s: Services;
@@ -258,7 +259,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     : undefined;
   let aborted: Aborted = 'client_gone';
   if (!res.destroyed) {
-    res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers), ...f.extraHeaders });
+    res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers, false), ...f.extraHeaders });
     // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
     if (isSse) res.flushHeaders();
     aborted = await pipeBody(up.body, res, meter);

@@ -2,45 +2,9 @@
 // headers the provider receives (client credentials stripped, the stored provider key injected), and the headers
 // the client gets back (hop-by-hop ones removed). Bodies are never decompressed or changed: the gateway asks the
 // provider for `identity` encoding so the accounting tap can read usage from the bytes it forwards.
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
 import type { Pin } from '../../net/upstream-guard.ts';
-
-/** Headers a client may send that must never reach the provider: hop-by-hop, and every place a client key travels. */
-const REQUEST_DROP = new Set([
-  'host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
-  'content-length', 'expect', 'accept-encoding', 'cookie',
-  'authorization', 'x-api-key', 'x-goog-api-key',
-  'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip',
-]);
-
-const RESPONSE_DROP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-export function upstreamRequestHeaders(inbound: IncomingHttpHeaders, auth: readonly [string, string] | undefined): Record<string, string | string[]> {
-  const listed = typeof inbound.connection === 'string' && inbound.connection.includes(',')
-    ? inbound.connection.toLowerCase().split(',').map((s) => s.trim())
-    : typeof inbound.connection === 'string' ? [inbound.connection.toLowerCase().trim()] : undefined;
-  const out: Record<string, string | string[]> = {};
-  for (const k in inbound) {
-    const v = inbound[k];
-    if (v === undefined || REQUEST_DROP.has(k) || listed?.includes(k)) continue;
-    out[k] = v;
-  }
-  out['accept-encoding'] = 'identity';
-  if (auth) out[auth[0]] = auth[1];
-  return out;
-}
-
-export function clientResponseHeaders(upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const k in upstream) {
-    const v = upstream[k];
-    if (v === undefined || RESPONSE_DROP.has(k) || k.startsWith('proxy-')) continue;
-    out[k] = v;
-  }
-  return out;
-}
 
 export interface UpstreamTarget {
   origin: string;

@@ -21,7 +21,8 @@ import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { callResult, readResult } from './synthetic.ts';
-import { AgentPool, clientResponseHeaders, upstreamPath, upstreamRequestHeaders } from './upstream.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
+import { AgentPool, upstreamPath } from './upstream.ts';
 
 export const McpMsg = {
   originRejected: 'Origin not allowed',
@@ -232,7 +233,7 @@ async function callUpstream(
       origin: rt.target.origin,
       path: upstreamPath(rt.target, route.forwardPath),
       method,
-      headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken),
+      headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken ? ['authorization', `Bearer ${rt.proxy.upstreamToken}`] : undefined),
       body,
       // Tools can be slow to start answering; an SSE stream then has no idle limit.
       headersTimeout: x.s.config.mcpUpstreamTimeoutMs,
@@ -258,7 +259,7 @@ async function callUpstream(
 
 /** Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. */
 async function passThrough(res: ServerResponse, up: UpstreamResponse): Promise<void> {
-  res.writeHead(up.statusCode, clientResponseHeaders(up.headers));
+  res.writeHead(up.statusCode, clientResponseHeaders(up.headers, true));
   try {
     for await (const chunk of up.chunks()) {
       if (res.destroyed) break;

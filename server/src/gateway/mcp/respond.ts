@@ -12,7 +12,7 @@ import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type Re
 import { sendBody, sendJson } from './http.ts';
 import type { Shaped, Shaper } from './shape.ts';
 import { withData, SseSplitter, type SseEvent } from './sse.ts';
-import { clientResponseHeaders } from './upstream.ts';
+import { clientResponseHeaders } from '../upstream-headers.ts';
 
 export interface RespondContext {
   x: Exchange;
@@ -40,7 +40,7 @@ export function isJson(ct: string | undefined): boolean {
  * filter or a redaction; one that is not JSON at all goes through as it came. Returns the outcome for the log phase.
  */
 export async function respondJson(c: RespondContext, up: UpstreamResponse): Promise<'ok' | 'too_large' | 'exit'> {
-  const headers = clientResponseHeaders(up.headers);
+  const headers = clientResponseHeaders(up.headers, true);
   const raw = isJson(up.headers['content-type'] as string | undefined) ? sendJson : sendBody;
   const declared = Number(up.headers['content-length']);
   let body: Buffer | undefined;
@@ -92,7 +92,7 @@ function contentTypeOf(body: string): string {
 
 /** Upstream answered with an event stream (POST or GET): pass it on event by event. */
 export async function respondStream(c: RespondContext, up: UpstreamResponse): Promise<void> {
-  const headers = clientResponseHeaders(up.headers);
+  const headers = clientResponseHeaders(up.headers, true);
   c.res.writeHead(up.statusCode, headers);
   c.res.flushHeaders();
   for (const m of c.local) await write(c.res, `event: message\ndata: ${JSON.stringify(m)}\n\n`);

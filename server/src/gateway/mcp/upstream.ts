@@ -1,47 +1,9 @@
 // The upstream side: one pinned undici agent per proxy and pin (rebuilt only when the pin or upstream changes, so
-// keep-alive connections survive rule edits), the upstream URL for a forwarded path, and the header policy: the
-// client's credentials never leave the gateway, the upstream bearer token is injected, MCP headers pass through.
-import type { IncomingHttpHeaders } from 'node:http';
+// keep-alive connections survive rule edits) and the upstream URL for a forwarded path. The header policy is the
+// gateway's, shared with LLM proxies (../upstream-headers.ts).
 import type { Dispatcher } from 'undici';
 import type { McpProxyConfig } from '../../contract/snapshot.ts';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
-
-/** Request headers never forwarded: hop-by-hop, the client's credentials, and what the gateway sets itself. */
-const DROP_REQUEST = new Set([
-  'host', 'connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding',
-  'upgrade', 'authorization', 'cookie', 'x-api-key', 'content-length', 'expect', 'origin', 'accept-encoding',
-  'http2-settings',
-]);
-
-/** Response headers never passed back: hop-by-hop ones and the length (the gateway may change the body). */
-const DROP_RESPONSE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'proxy-connection']);
-
-// The header copies below walk keys with for...in rather than Object.entries: they run twice per request, and the
-// entries arrays cost more than the copy itself. Both sources are own-property records (node's parsed request
-// headers, UpstreamResponse.headers), so for...in sees exactly their own keys.
-
-export function upstreamRequestHeaders(h: IncomingHttpHeaders, token: string | undefined): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const k in h) {
-    const v = h[k];
-    if (v === undefined || DROP_REQUEST.has(k)) continue;
-    out[k] = v;
-  }
-  // Rules must read the upstream's answer, so it comes uncompressed.
-  out['accept-encoding'] = 'identity';
-  if (token) out.authorization = `Bearer ${token}`;
-  return out;
-}
-
-export function clientResponseHeaders(h: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const k in h) {
-    const v = h[k];
-    if (v === undefined || DROP_RESPONSE.has(k)) continue;
-    out[k] = v;
-  }
-  return out;
-}
 
 export interface UpstreamTarget {
   origin: string;

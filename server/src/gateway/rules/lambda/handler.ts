@@ -12,15 +12,15 @@ import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { isRecord, RpcCode, type JsonRpcMessage } from '../../mcp/jsonrpc.ts';
 import { inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
 import type { LambdaRule } from './schema.ts';
+import { CREDENTIAL_HEADERS } from '../../upstream-headers.ts';
 
 export const lambdaFailedMessage = (name: string) => `Request blocked: lambda rule "${name}" failed`;
 
-/** Inbound headers a lambda may read: everything but credentials. */
-const HIDDEN_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'x-goog-api-key']);
 
+/** Inbound headers a lambda may read: everything but credentials. */
 function visibleHeaders(h: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
   const out: Record<string, string | string[] | undefined> = {};
-  for (const [k, v] of Object.entries(h)) if (!HIDDEN_HEADERS.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(h)) if (!CREDENTIAL_HEADERS.has(k)) out[k] = v;
   return out;
 }
 
