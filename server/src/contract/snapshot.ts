@@ -4,8 +4,6 @@ import type { Rule } from '../gateway/rules/registry.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import type { ProviderId } from '../config/config.ts';
 
-export const CONTRACT_VERSION = 1;
-
 export interface InboundAuth {
   mode: 'svc_api_key' | 'jwt';
   issuer?: string;

@@ -1,7 +1,12 @@
 // Layout of static_cache keys in the state store. The API's cache drain (DELETE /api/mcp/:id/cache?tool=) and the
 // gateway's cache rule must agree on it, so it lives here and nowhere else.
+/** The cache keys of a whole proxy (its deletion drops them): the prefix of every cacheToolPrefix(id, tool). */
+export function proxyCachePrefix(proxyId: string): string {
+  return `cache:${proxyId}:`;
+}
+
 export function cacheToolPrefix(proxyId: string, tool: string): string {
-  return `cache:${proxyId}:${encodeURIComponent(tool)}:`;
+  return `${proxyCachePrefix(proxyId)}${encodeURIComponent(tool)}:`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { assertMcpQuota } from './quota.ts';
 import { loadMcpRecord, mcpRecord, resourceSummariesByMcp, type McpRow, type McpServerRecord } from './records.ts';
 import { mcpCreateSchema, mcpPatchSchema } from './schemas.ts';
 import { createUpstreamAuth, patchUpstreamAuth } from './upstream-auth.ts';
+import { proxyCachePrefix } from '../gateway/cache-keys.ts';
 
 /** AAD of an MCP server's sealed upstream token (contract/load.ts opens it with the same string). */
 export const tokenAad = (id: string) => `mcp:${id}`;
@@ -106,9 +107,6 @@ export async function updateMcpServer(s: Services, userId: string, id: string, b
   await s.configChanged(version);
   return record;
 }
-
-/** The cache keys of a whole proxy: the prefix of every cacheToolPrefix(id, tool) (gateway/cache-keys.ts). */
-export const proxyCachePrefix = (id: string) => `cache:${id}:`;
 
 export async function deleteMcpServer(s: Services, userId: string, id: string): Promise<void> {
   const version = await s.db.tx(async (q) => {

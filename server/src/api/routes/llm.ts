@@ -10,7 +10,7 @@ import { created, type AuthedContext, type Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { createGatewayObjects, deleteGatewayObjects, setPluginAuth, setUpstream, stripProxyTags } from '../../proxies/gateway-objects.ts';
 import { validateInboundAuth } from '../../proxies/inbound-auth.ts';
-import { proxyCachePrefix } from '../../mcp-admin/servers.ts';
+import { proxyCachePrefix } from '../../gateway/cache-keys.ts';
 import {
   createLlmProxySchema, normalizeModels, patchLlmProxySchema, READ_ONLY_FIELDS, type PatchLlmProxyInput,
 } from '../../providers/llm-proxy-schema.ts';
