@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { startChildGateway } from '../server/src/testing/child-gateway.ts';
 import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../server/src/gateway/mcp/test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
 import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '../server/src/gateway/mcp/test-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;

@@ -91,7 +91,7 @@ async function serve(args: string[]): Promise<number> {
     log.info('gateway listening', {
       url: app.gateway.url, admin: app.gateway.adminUrl, proxyDomain: config.proxyDomain,
       // DNS-rebinding protection: any other Host is refused with 403 (docs/gateway.md).
-      hosts: ['localhost', '*.localhost', `*.${config.proxyDomain}`, config.host, ...config.gatewayPublicHosts],
+      hosts: ['localhost', '*.localhost', `*.${config.proxyDomain}`, ...(/^(0\.0\.0\.0|::)$/.test(config.host) ? [] : [config.host]), ...config.gatewayPublicHosts],
     });
   }
   const { startAdminEndpoint } = await import('./admin-endpoint.ts');

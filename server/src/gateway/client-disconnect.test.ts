@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { startMcpUpstream, type McpUpstream } from './mcp/test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
 import { createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, type ProxyUnderTest } from './mcp/test-kit.ts';
 import { createLlmKey, createLlmProxy, eventually, putLlmRules, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './llm/test-kit.ts';
 

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { createKey, createProxy, INIT } from './mcp/test-kit.ts';
-import { startMcpUpstream, type McpUpstream } from './mcp/test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
 import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv } from './llm/test-kit.ts';
 import type { ProviderId } from '../config/config.ts';
 

@@ -17,7 +17,7 @@ import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
 import { startTestApp, type TestApp } from '../testing/harness.ts';
 import { buildHostCheck, hostName } from './host-check.ts';
 import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from './mcp/test-kit.ts';
-import { startMcpUpstream, type McpUpstream } from './mcp/test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
 
 describe('the host decision', () => {
   const allowed = buildHostCheck({ proxyDomain: 'proxy.example.net', host: '0.0.0.0', publicHosts: ['gateway.example.com', '*.ai.example.com', '[2001:db8::1]'] });

@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
-import { startHtmlServer, startTestMcpUpstream, type TestUpstream } from './test-upstream.ts';
+import { startHtmlServer, startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
 import { describeFailure, discoverTools } from './discovery.ts';
 
 const TOKEN = 'upstream-token-5f1c9e';
 let t: TestApp;
-let upstream: TestUpstream;
+let upstream: McpUpstream;
+/** The tools the test upstream serves. */
+const CATALOG = ['add', 'ask', 'big', 'counter', 'echo', 'headers', 'secret', 'slow'];
 let html: { url: string; close(): Promise<void> };
 // Names under .test never resolve in real DNS: reaching the server through one proves discovery used the pin.
 const lookup = async (host: string) => {
@@ -19,7 +21,7 @@ const lookup = async (host: string) => {
 
 before(async () => {
   t = await startTestApp({ lookup });
-  upstream = await startTestMcpUpstream({ token: TOKEN });
+  upstream = await startMcpUpstream({ token: TOKEN });
   html = await startHtmlServer();
 });
 after(async () => {
@@ -45,11 +47,11 @@ async function closedPort(): Promise<number> {
 test('discovery lists the upstream tools with the bearer token and stores the catalog', async () => {
   const u = await t.createUser();
   const id = await createMcp(u, { url: upstream.url, authType: 'bearer', authToken: TOKEN });
-  const seen = upstream.authorizations.length;
+  const seen = upstream.requests.length;
   const r = await t.request('POST', `/api/mcp/${id}/tools`, { token: u.pat });
   assert.equal(r.status, 200, r.text);
   const tools = r.body.tools as Array<{ name: string; description: string; inputSchema: { type: string; properties: Record<string, unknown>; required?: string[] } }>;
-  assert.deepEqual(tools.map((x) => x.name).sort(), ['add', 'echo']);
+  assert.deepEqual(tools.map((x) => x.name).sort(), CATALOG);
   const echo = tools.find((x) => x.name === 'echo')!;
   assert.equal(echo.description, 'Echoes the text back');
   assert.equal(echo.inputSchema.type, 'object');
@@ -57,7 +59,7 @@ test('discovery lists the upstream tools with the bearer token and stores the ca
   assert.deepEqual(echo.inputSchema.required, ['text']);
   assert.ok(!r.text.includes(TOKEN));
   // Every request of the discovery session carried the upstream token.
-  const sent = upstream.authorizations.slice(seen);
+  const sent = upstream.requests.slice(seen).map((x) => x.headers.authorization);
   assert.ok(sent.length >= 2);
   assert.ok(sent.every((a) => a === `Bearer ${TOKEN}`), JSON.stringify(sent));
   // Persisted, and handed to the gateway (it filters tools/list by the catalog).
@@ -73,7 +75,7 @@ test('discovery connects to the pinned address, not a fresh DNS answer', async (
   const id = await createMcp(u, { url, authType: 'bearer', authToken: TOKEN });
   const r = await t.request('POST', `/api/mcp/${id}/tools`, { token: u.pat });
   assert.equal(r.status, 200, r.text);
-  assert.equal(r.body.tools.length, 2);
+  assert.equal(r.body.tools.length, CATALOG.length);
 });
 
 test('a wrong upstream token: 502 relaying the upstream status, without the token', async () => {
@@ -110,7 +112,7 @@ test('a failed discovery keeps the previous catalog', async () => {
   await t.request('PATCH', `/api/mcp/${id}`, { token: u.pat, body: { authToken: 'now-wrong' } });
   assert.equal((await t.request('POST', `/api/mcp/${id}/tools`, { token: u.pat })).status, 502);
   const g = await t.request('GET', `/api/mcp/${id}`, { token: u.pat });
-  assert.equal(g.body.tools.length, 2);
+  assert.equal(g.body.tools.length, CATALOG.length);
 });
 
 test('failure messages are one bounded line with the secret scrubbed', () => {
@@ -124,7 +126,7 @@ test('failure messages are one bounded line with the secret scrubbed', () => {
 test('an upstream response over the size cap fails discovery instead of filling memory', async () => {
   const pin = { hostname: '127.0.0.1', ip: '127.0.0.1', port: upstream.port };
   const ok = await discoverTools({ url: upstream.url, pin, bearerToken: TOKEN });
-  assert.equal(ok.length, 2);
+  assert.equal(ok.length, CATALOG.length);
   await assert.rejects(discoverTools({ url: upstream.url, pin, bearerToken: TOKEN, maxResponseBytes: 200 }),
     /^Error: Upstream MCP server error: .*response larger than 200 bytes/);
 });

@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from './test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
 import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from './test-kit.ts';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { SECRET_TEXT, startMcpUpstream, type McpUpstream } from './test-upstream.ts';
+import { SECRET_TEXT, startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
 import { connect, createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
 
 let t: TestApp;

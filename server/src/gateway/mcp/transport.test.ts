@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from './test-upstream.ts';
+import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
 import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
 
 let t: TestApp;

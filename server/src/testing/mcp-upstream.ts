@@ -1,5 +1,6 @@
-// Test fixture: a real MCP server on the official SDK (McpServer + StreamableHTTPServerTransport, stateful sessions,
-// resumable streams through the SDK's in-memory event store) on node:http 127.0.0.1:0. Its tools cover what the
+// Test fixture, the one MCP upstream of the test suite: a real MCP server on the official SDK (McpServer +
+// StreamableHTTPServerTransport, stateful sessions, resumable streams through the SDK's in-memory event store) on
+// node:http 127.0.0.1:0. Its tools cover what the
 // gateway must carry: plain answers, secrets to redact, a large payload, a streaming tool with progress and log
 // notifications, a call counter (caching), and a tool that reports the headers it received.
 import { randomUUID } from 'node:crypto';
@@ -135,6 +136,23 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
     url: `http://127.0.0.1:${port}/mcp`, port, requests, calls,
     async close() {
       for (const t of sessions.values()) await t.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    },
+  };
+}
+
+/** A plain HTTP server answering every request with an HTML page (a misconfigured upstream). */
+export async function startHtmlServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const http = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>');
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
       http.closeAllConnections();
       await new Promise((r) => http.close(r));
     },
