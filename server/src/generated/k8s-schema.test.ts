@@ -5,19 +5,23 @@ import assert from 'node:assert/strict';
 import { RULE_SCHEMAS, ruleSchema } from '../gateway/rules/registry.ts';
 import { NotStructural, structuralSchema, type JsonSchema } from './k8s-schema.ts';
 
-/** Where a schema breaks a structural rule (empty: it is structural). */
-function structuralProblems(s: JsonSchema, path = ''): string[] {
-  const here = path || '(root)';
+/** Where one node breaks a structural rule, not looking at its children. */
+function nodeProblems(s: JsonSchema, here: string): string[] {
   const out: string[] = [];
-  if (typeof s.type !== 'string') out.push(`${here}: no single type`);
-  if (s.type === 'null') out.push(`${here}: type null`);
+  if (typeof s.type !== 'string' || s.type === 'null') out.push(`${here}: no single type`);
   for (const k of ['anyOf', 'oneOf', 'allOf', 'not', 'const', '$schema', '$ref']) if (k in s) out.push(`${here}: ${k}`);
   if (s.additionalProperties === false) out.push(`${here}: additionalProperties false`);
   if ('exclusiveMinimum' in s && typeof s.exclusiveMinimum !== 'boolean') out.push(`${here}: numeric exclusiveMinimum`);
   if (s.default === null && s.nullable !== true) out.push(`${here}: null default on a non-nullable field`);
+  if (s.type === 'array' && s['x-kubernetes-list-type'] !== 'atomic') out.push(`${here}: list type not atomic`);
+  return out;
+}
+
+/** Where a schema breaks a structural rule (empty: it is structural). */
+function structuralProblems(s: JsonSchema, path = ''): string[] {
+  const out = nodeProblems(s, path || '(root)');
   for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) out.push(...structuralProblems(v, path ? `${path}.${k}` : k));
   if (s.items) out.push(...structuralProblems(s.items as JsonSchema, `${path}[]`));
-  if (s.type === 'array' && s['x-kubernetes-list-type'] !== 'atomic') out.push(`${here}: list type not atomic`);
   return out;
 }
 

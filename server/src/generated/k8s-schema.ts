@@ -26,28 +26,7 @@ function isNullType(s: unknown): boolean {
 }
 
 function convert(node: JsonSchema, path: string): JsonSchema {
-  let s: JsonSchema = { ...node };
-  const union = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (union) {
-    const rest = union.filter((u) => !isNullType(u));
-    if (rest.length !== 1) throw new NotStructural(path, 'a union of several types has no structural form (flatten it, with a CEL rule, where the CRD uses it)');
-    const { anyOf: _a, oneOf: _o, ...outer } = s;
-    s = { ...outer, ...rest[0], nullable: rest.length < union.length ? true : undefined };
-  }
-  if (s.default === null) delete s.default; // absent is null; a null default needs no writing
-  if ('const' in s) {
-    s.enum = [s.const];
-    delete s.const;
-  }
-  if (typeof s.exclusiveMinimum === 'number') {
-    s.minimum = s.exclusiveMinimum;
-    s.exclusiveMinimum = true;
-  }
-  if (typeof s.exclusiveMaximum === 'number') {
-    s.maximum = s.exclusiveMaximum;
-    s.exclusiveMaximum = true;
-  }
-  if (s.additionalProperties === false) delete s.additionalProperties;
+  const s = withOpenApi30Keywords(withoutNullUnion({ ...node }, path));
   if (typeof s.type !== 'string') throw new NotStructural(path, `every node needs one type (got ${JSON.stringify(s.type)})`);
   if (s.type === 'object' && s.properties) {
     const props = s.properties as Record<string, JsonSchema>;
@@ -57,6 +36,32 @@ function convert(node: JsonSchema, path: string): JsonSchema {
     s.items = convert(s.items as JsonSchema, `${path}[]`);
     s['x-kubernetes-list-type'] = 'atomic';
   }
-  for (const k of Object.keys(s)) if (s[k] === undefined) delete s[k];
+  return s;
+}
+
+/** `anyOf [T, null]` (a nullable zod field) becomes T with `nullable: true`; any other union has no structural form. */
+function withoutNullUnion(s: JsonSchema, path: string): JsonSchema {
+  const union = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  if (!union) return s;
+  const rest = union.filter((u) => !isNullType(u));
+  if (rest.length !== 1) throw new NotStructural(path, 'a union of several types has no structural form (flatten it, with a CEL rule, where the CRD uses it)');
+  const { anyOf: _a, oneOf: _o, ...outer } = s;
+  return rest.length < union.length ? { ...outer, ...rest[0], nullable: true } : { ...outer, ...rest[0] };
+}
+
+/** JSON Schema 2020-12 keywords in their OpenAPI 3.0 form, which is what a CRD takes. */
+function withOpenApi30Keywords(s: JsonSchema): JsonSchema {
+  if (s.default === null) delete s.default; // absent is null; a null default needs no writing
+  if ('const' in s) {
+    s.enum = [s.const];
+    delete s.const;
+  }
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof s[exclusive] === 'number') {
+      s[bound] = s[exclusive];
+      s[exclusive] = true;
+    }
+  }
+  if (s.additionalProperties === false) delete s.additionalProperties;
   return s;
 }
