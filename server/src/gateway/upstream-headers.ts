@@ -26,7 +26,8 @@ const HOP_BY_HOP_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connecti
 
 /** The headers named in a Connection header (lower case), which are hop-by-hop by declaration. */
 function connectionListed(value: string | string[] | undefined): string[] | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
+  // The usual values name nothing but themselves (both are dropped anyway): no split on every request.
+  if (typeof value !== 'string' || value === '' || value === 'keep-alive' || value === 'close') return undefined;
   return value.toLowerCase().split(',').map((s) => s.trim());
 }
 
