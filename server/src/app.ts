@@ -59,6 +59,7 @@ export async function buildServices(config: Config, opts: StartOptions = {}): Pr
     upstreams: new UpstreamGuard({ allowCidrs: config.upstreamAllowCidrs, allowHttp: config.upstreamAllowHttp, lookup: opts.lookup }),
     configChanged: (v) => announceConfigVersion(state, v),
     gatewayAdminUrl: undefined,
+    metrics: undefined,
   };
   return services;
 }

@@ -6,6 +6,7 @@ import type { Db } from './db/db.ts';
 import type { Logger } from './log.ts';
 import type { UpstreamGuard } from './net/upstream-guard.ts';
 import type { State } from './state/state.ts';
+import type { GatewayMetrics } from './gateway/metrics.ts';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -26,6 +27,8 @@ export interface Services {
   upstreams: UpstreamGuard;
   /** Called after a committed change the gateway must see (publishes the new config version). */
   configChanged(version: number): Promise<void>;
+  /** The gateway's Prometheus metrics (unset in a process without the gateway role). */
+  metrics: GatewayMetrics | undefined;
   /** Gateway admin base URL the health endpoint probes (unset when no gateway runs alongside). */
   gatewayAdminUrl: string | undefined;
 }

@@ -51,6 +51,7 @@ export interface GatewayEvent {
 
 /** Records one event for a proxy. Cheap: it only appends to the writer's buffer. */
 export function emitEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): void {
+  s.metrics?.event(proxy.kind, e.type, e.details?.reason);
   s.audit.write({
     userId: proxy.userId,
     timestamp: unixNow(s.clock),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Services } from '../services.ts';
 import { ConfigStore } from './config-store.ts';
 import { buildHostCheck } from './host-check.ts';
+import { GatewayMetrics, type ProxyKindLabel } from './metrics.ts';
 import { resolveRoute, type RouteMatch } from './routing.ts';
 import { createMcpGateway } from './mcp/handler.ts';
 import { createLlmGateway } from './llm/handler.ts';
@@ -49,10 +50,14 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const llm = createLlmGateway(s, store);
   const started = Date.now();
 
+  const metrics = new GatewayMetrics(() => store.version);
+  s.metrics = metrics;
   const hostAllowed = buildHostCheck({ proxyDomain: s.config.proxyDomain, host: opts.host, publicHosts: s.config.gatewayPublicHosts });
   const refusedHosts = new Set<string>();
 
   const proxy = createServer((req, res) => {
+    let kind: ProxyKindLabel = 'none';
+    res.once('finish', () => metrics.response(kind, res.statusCode));
     // DNS-rebinding protection comes before routing: a Host that is none of the gateway's names reaches no proxy.
     if (!hostAllowed(req.headers.host, req.socket.localAddress)) {
       req.resume();
@@ -70,6 +75,7 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
       sendJson(res, 404, { error: 'Proxy not found' });
       return;
     }
+    kind = route.proxy.kind;
     const h = route.proxy.kind === 'mcp' ? mcp : llm;
     h.handle(req, res, route).catch((err: unknown) => {
       s.log.error('gateway handler failed', { err, proxy: route.proxy.id });
@@ -82,7 +88,15 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
 
   const admin = createServer((req, res) => {
     req.resume();
-    if (req.url === '/status') {
+    if (req.url === '/metrics') {
+      metrics.registry.metrics().then((text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      }, (err: unknown) => {
+        s.log.warn('metrics collection failed', { err });
+        sendJson(res, 500, { error: 'Internal error' });
+      });
+    } else if (req.url === '/status') {
       sendJson(res, 200, { status: 'up', configVersion: store.version, proxies: store.current.proxies.size, uptimeS: Math.floor((Date.now() - started) / 1000) });
     } else sendJson(res, 404, { error: 'Endpoint not found' });
   });

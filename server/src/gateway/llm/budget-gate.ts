@@ -51,6 +51,7 @@ export async function admitBudget(ledger: BudgetLedger, x: Exchange, call: LlmCa
   const a = await ledger.admit(scopes, estimate, nowMs);
   if (a.blocked) {
     eventFor(x, a.blocked, true);
+    x.s.metrics?.budgetBlocked(scopeName(a.blocked));
     const key = scopeName(a.blocked) === 'key';
     return {
       verdict: {

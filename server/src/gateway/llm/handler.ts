@@ -238,6 +238,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   if (!target) return upstreamFailed(d, f, 502, LlmMsg.notPinned, 'upstream_not_pinned');
   call.prepareForUpstream();
   let up: Dispatcher.ResponseData;
+  const sentAt = performance.now();
   try {
     up = await target.dispatcher.request({
       origin: target.origin,
@@ -253,6 +254,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
     return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
   }
+  d.s.metrics?.upstreamSeconds('llm', (performance.now() - sentAt) / 1000);
   const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
   const meter = call.endpoint
     ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })

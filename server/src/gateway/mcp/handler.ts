@@ -228,6 +228,7 @@ async function callUpstream(
     return undefined;
   }
   let up: UpstreamResponse;
+  const sentAt = performance.now();
   try {
     up = await sendUpstream(rt.agent, {
       origin: rt.target.origin,
@@ -247,6 +248,7 @@ async function callUpstream(
     sendError(res, timeout ? 504 : 502, timeout ? McpMsg.timeout : McpMsg.unreachable);
     return undefined;
   }
+  x.s.metrics?.upstreamSeconds('mcp', (performance.now() - sentAt) / 1000);
   // A client that leaves ends the upstream exchange too (an open SSE stream above all). Cheaper than an
   // AbortController per request; a client gone before the answer started only costs the upstream its reply.
   if (res.destroyed) {

@@ -1,0 +1,71 @@
+// Prometheus metrics on the gateway's admin listener (GET /metrics): after real traffic through both proxy kinds,
+// the scrape counts responses by kind and status, outcomes and rule decisions, upstream latency, hard budget
+// blocks and the config version.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createKey, createProxy, INIT, putRules, rawPost } from './mcp/test-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from './llm/test-kit.ts';
+
+let e: LlmEnv;
+let up: McpUpstream;
+before(async () => {
+  e = await startLlmEnv();
+  up = await startMcpUpstream();
+});
+after(async () => {
+  await up.close();
+  await e.close();
+});
+
+/** The scrape as `name{labels}` → value. */
+async function scrape(): Promise<Map<string, number>> {
+  const r = await fetch(`${e.t.app.gateway!.adminUrl}/metrics`);
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  const out = new Map<string, number>();
+  for (const line of (await r.text()).split('\n')) {
+    const m = /^([a-z_]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
+    if (m) out.set(m[1]!, Number(m[2]));
+  }
+  return out;
+}
+
+test('a scrape after traffic counts responses, outcomes, rule decisions, upstream latency, budget blocks and the config version', async () => {
+  const p = await createProxy(e.t, e.user, up.url);
+  const key = await createKey(e.t, p);
+  await putRules(e.t, p, [{ rule_type: 'rate_limit', tools: ['*'], name: 'tight', match_key: 'api_key', threshold: 2, timespan: 60 }]);
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i++) statuses.push((await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` })).status);
+  assert.deepEqual(statuses, [200, 200, 429]);
+  assert.equal((await rawPost(p.pathUrl, INIT)).status, 401);
+
+  const llm = await createLlmProxy(e, 'openai', { budget: { period: 'daily', capUsd: 0.03, hardBlock: true } });
+  const k = await createLlmKey(e, llm);
+  const prompt = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(4000) }] };
+  let llmStatus = 0;
+  for (let i = 0; i < 20 && llmStatus !== 402; i++) llmStatus = (await rawLlm(`${llm.base}/v1/chat/completions`, prompt, { authorization: `Bearer ${k.key}` })).status;
+  assert.equal(llmStatus, 402, 'the hard budget blocked at last');
+  await e.t.app.services.audit.flush();
+
+  const m = await scrape();
+  assert.equal(m.get('tollgate_gateway_responses_total{kind="mcp",status="200"}'), 2);
+  assert.equal(m.get('tollgate_gateway_responses_total{kind="mcp",status="429"}'), 1);
+  assert.equal(m.get('tollgate_gateway_responses_total{kind="mcp",status="401"}'), 1);
+  assert.equal(m.get('tollgate_gateway_responses_total{kind="llm",status="402"}'), 1);
+  assert.ok((m.get('tollgate_gateway_responses_total{kind="llm",status="200"}') ?? 0) >= 1);
+  assert.equal(m.get('tollgate_gateway_events_total{kind="mcp",type="allow",bucket="allow"}'), 2);
+  assert.equal(m.get('tollgate_gateway_events_total{kind="mcp",type="rate_limited",bucket="deny"}'), 1);
+  assert.equal(m.get('tollgate_gateway_events_total{kind="llm",type="deny:budget_exceeded",bucket="deny"}'), 1);
+  assert.equal(m.get('tollgate_gateway_budget_blocks_total{scope="proxy"}'), 1);
+  assert.equal(m.get('tollgate_gateway_upstream_response_seconds_count{kind="mcp"}'), 2, 'the two forwarded requests');
+  assert.ok((m.get('tollgate_gateway_upstream_response_seconds_count{kind="llm"}') ?? 0) >= 1);
+  assert.equal(m.get('tollgate_gateway_config_version'), e.t.app.gateway!.store.version);
+  assert.ok((m.get('tollgate_gateway_process_resident_memory_bytes') ?? 0) > 0, 'process metrics come along');
+});
+
+test('a request no proxy matches counts under kind "none"', async () => {
+  const before = (await scrape()).get('tollgate_gateway_responses_total{kind="none",status="404"}') ?? 0;
+  assert.equal((await fetch(`${e.t.gateway}/no-such-proxy/`)).status, 404);
+  assert.equal((await scrape()).get('tollgate_gateway_responses_total{kind="none",status="404"}'), before + 1);
+});
