@@ -1,5 +1,6 @@
 // The `tollgate` command: serve, admin, gen. Returns the process exit code.
 import { ConfigError, loadConfig, type Role } from '../config/config.ts';
+import { servedHostNames } from '../gateway/host-check.ts';
 
 const USAGE = `usage:
   tollgate serve [--role all|api|gateway]
@@ -91,7 +92,7 @@ async function serve(args: string[]): Promise<number> {
     log.info('gateway listening', {
       url: app.gateway.url, admin: app.gateway.adminUrl, proxyDomain: config.proxyDomain,
       // DNS-rebinding protection: any other Host is refused with 403 (docs/gateway.md).
-      hosts: ['localhost', '*.localhost', `*.${config.proxyDomain}`, ...(/^(0\.0\.0\.0|::)$/.test(config.host) ? [] : [config.host]), ...config.gatewayPublicHosts],
+      hosts: servedHostNames({ proxyDomain: config.proxyDomain, host: config.host, publicHosts: config.gatewayPublicHosts }),
     });
   }
   const { startAdminEndpoint } = await import('./admin-endpoint.ts');

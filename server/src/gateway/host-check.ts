@@ -38,13 +38,21 @@ function isLoopback(name: string): boolean {
   return name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
 }
 
+/**
+ * The names served, as configured: exact names and `*.domain` wildcards (besides loopback addresses and the address
+ * a connection arrives on, which need no configuration). The start-up log shows this list.
+ */
+export function servedHostNames(c: HostCheckConfig): string[] {
+  const listen = hostName(c.host);
+  const own = listen === '0.0.0.0' || listen === '::' || listen === '' ? [] : [listen];
+  return ['localhost', '*.localhost', c.proxyDomain, `*.${c.proxyDomain}`, ...own, ...c.publicHosts];
+}
+
 /** Builds the check once; per request it costs a lookup or two. */
 export function buildHostCheck(c: HostCheckConfig): (hostHeader: string | undefined, localAddress: string | undefined) => boolean {
-  const exact = new Set<string>(['localhost', c.proxyDomain]);
-  const suffixes = ['.localhost', `.${c.proxyDomain}`];
-  const listen = hostName(c.host);
-  if (listen !== '0.0.0.0' && listen !== '::' && listen !== '') exact.add(listen);
-  for (const h of c.publicHosts) {
+  const exact = new Set<string>();
+  const suffixes: string[] = [];
+  for (const h of servedHostNames(c)) {
     if (h.startsWith('*.')) suffixes.push(h.slice(1));
     else exact.add(hostName(h));
   }

@@ -234,7 +234,7 @@ async function callUpstream(
       origin: rt.target.origin,
       path: upstreamPath(rt.target, route.forwardPath),
       method,
-      headers: upstreamRequestHeaders(req.headers, rt.proxy.upstreamToken ? ['authorization', `Bearer ${rt.proxy.upstreamToken}`] : undefined),
+      headers: upstreamRequestHeaders(req.headers, rt.upstreamAuth),
       body,
       // Tools can be slow to start answering; an SSE stream then has no idle limit.
       headersTimeout: x.s.config.mcpUpstreamTimeoutMs,

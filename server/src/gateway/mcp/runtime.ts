@@ -27,6 +27,8 @@ export interface McpRuntime {
   synthetic: SyntheticCatalog;
   target: UpstreamTarget;
   agent: Dispatcher | undefined;
+  /** The upstream's own credential header (`authType: bearer`), built once per config version. */
+  upstreamAuth: readonly [string, string] | undefined;
   /** The owner's MCP response-body cap in bytes. */
   capBytes: number;
   permissions(identity: Identity): McpPermissions;
@@ -42,6 +44,7 @@ export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxy
     synthetic: buildSynthetic(proxy),
     target: upstreamTarget(proxy.upstreamUrl),
     agent: agents.get(proxy),
+    upstreamAuth: proxy.upstreamToken ? ['authorization', `Bearer ${proxy.upstreamToken}`] : undefined,
     capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
     permissions(identity) {
       const key = identity.credentialId;
