@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under server/, operator/, provider/ and test/ with node's test runner (TypeScript via tsx).
+// Runs every *.test.ts under contract/, server/, operator/, provider/ and test/ with node's test runner (TypeScript
+// via tsx; the workspace packages resolve to their sources through the `tollgate-source` export condition).
 // Node 20's --test takes no globs, so the files are listed here. Extra args are passed through (e.g. a file filter).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
-const roots = ['server/src', 'operator/src', 'provider/src', 'test'];
+const roots = ['contract/src', 'server/src', 'operator/src', 'provider/src', 'test'];
 const skip = new Set(['node_modules', 'dist', '.tollgate', '.cache']);
 
 function walk(dir, out) {
@@ -27,7 +28,7 @@ let files = roots.flatMap((r) => walk(join(root, r), [])).sort();
 if (filters.length) files = files.filter((f) => filters.some((x) => f.includes(x)));
 if (!files.length) { console.error('no test files matched'); process.exit(1); }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...flags, ...files], {
+const r = spawnSync(process.execPath, ['--conditions=tollgate-source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...flags, ...files], {
   cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' },
 });
 process.exit(r.status ?? 1);

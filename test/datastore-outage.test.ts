@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { eventually } from '../server/src/testing/eventually.ts';
 import { startTestApp } from '../server/src/testing/harness.ts';
 
 test('with the database gone, management requests get 503 and a message that says so', async () => {
@@ -37,10 +38,7 @@ test('with Redis gone, health answers 200 degraded and names redis as down', { s
   const port = await freePort();
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   try {
-    for (let i = 0; i < 50; i++) {
-      if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(() => spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG'), { what: 'redis-server to answer', timeoutMs: 5000, intervalMs: 100 });
     const t = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
     try {
       const u = await t.createUser();

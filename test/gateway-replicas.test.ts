@@ -5,10 +5,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { startChildGateway } from '../server/src/testing/child-gateway.ts';
+import { childAtVersion, startChildGateway, type ChildGateway } from '../server/src/testing/child-gateway.ts';
 import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
-import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '../server/src/gateway/mcp/test-kit.ts';
+import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '../server/src/testing/mcp-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
@@ -16,6 +16,7 @@ const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABA
 let t: TestApp;
 let up: McpUpstream;
 let child: ChildProcess | undefined;
+let b: ChildGateway;
 let gatewayB = '';
 const iso = newIsolation();
 
@@ -23,7 +24,8 @@ before(async () => {
   if (!shared) return;
   t = await startTestApp({ isolation: iso });
   up = await startMcpUpstream();
-  ({ url: gatewayB, child } = await startChildGateway(iso));
+  b = await startChildGateway(iso);
+  ({ url: gatewayB, child } = b);
 });
 after(async () => {
   if (!shared) return;
@@ -33,27 +35,16 @@ after(async () => {
   await t.close();
 });
 
-/** Waits until the child gateway serves the proxy (it learns about it by pub/sub or the version poll). */
-async function reachable(url: string, key: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const r = await fetch(`${url}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":0,"method":"ping"}' });
-    const body = await r.text();
-    if (!(r.status === 404 && body.includes('Proxy not found'))) return;
-    await new Promise((res) => setTimeout(res, 200));
-  }
-  throw new Error('the second gateway never saw the proxy');
-}
+/** Waits until the child gateway has the config this process's gateway has now (after a change made through t). */
+const childCaughtUp = () => childAtVersion(b, t.app.gateway!.store.version);
 
 test('two gateway processes enforce one rate limit and one ban together', { skip: shared ? false : why }, async () => {
   const user = await t.createUser();
   const p: ProxyUnderTest = await createProxy(t, user, up.url);
   const key = await createKey(t, p);
   const urlB = `${gatewayB}/${p.id}/`;
-  await reachable(urlB, key);
   await putRules(t, p, [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60, ban_after_n_exceeded: 2, ban_timespan: 120 }]);
-  // Let the child pick up the new rules version.
-  await new Promise((r) => setTimeout(r, 1200));
+  await childCaughtUp();
   const h = { authorization: `Bearer ${key}` };
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) statuses.push((await rawPost(i % 2 ? urlB : p.pathUrl, INIT, h)).status);

@@ -6,10 +6,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { startChildGateway } from '../server/src/testing/child-gateway.ts';
+import { childAtVersion, startChildGateway, type ChildGateway } from '../server/src/testing/child-gateway.ts';
 import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
-import { startFakeProvider, type FakeProvider } from '../server/src/gateway/llm/fake-providers.ts';
-import { rawLlm } from '../server/src/gateway/llm/test-kit.ts';
+import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
+import { rawLlm } from '../server/src/testing/llm-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
@@ -17,6 +17,7 @@ const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABA
 let t: TestApp;
 let fake: FakeProvider;
 let child: ChildProcess | undefined;
+let b: ChildGateway;
 let gatewayB = '';
 const iso = newIsolation();
 
@@ -24,7 +25,8 @@ before(async () => {
   if (!shared) return;
   fake = await startFakeProvider('openai');
   t = await startTestApp({ isolation: iso, env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
-  ({ url: gatewayB, child } = await startChildGateway(iso, { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url }));
+  b = await startChildGateway(iso, { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url });
+  ({ url: gatewayB, child } = b);
 });
 after(async () => {
   if (!shared) return;
@@ -36,15 +38,8 @@ after(async () => {
 
 const body = { model: 'o1', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
 
-async function reachable(url: string, key: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const r = await rawLlm(url, body, { authorization: `Bearer ${key}` });
-    if (r.status === 200) return;
-    await new Promise((res) => setTimeout(res, 200));
-  }
-  throw new Error('the second gateway never served the proxy');
-}
+/** Waits until the child gateway has the config this process's gateway has now (after a change made through t). */
+const childCaughtUp = () => childAtVersion(b, t.app.gateway!.store.version);
 
 test('two gateway processes share one budget window through Redis', { skip: shared ? false : why }, async () => {
   const user = await t.createUser();
@@ -55,9 +50,12 @@ test('two gateway processes share one budget window through Redis', { skip: shar
   const key = k.body.key.key as string;
   const urlA = `${t.gateway}/${id}/v1/chat/completions`;
   const urlB = `${gatewayB}/${id}/v1/chat/completions`;
-  await reachable(urlB, key);
+  await childCaughtUp();
+  const warmUp = await rawLlm(urlB, body, { authorization: `Bearer ${key}` });
+  assert.equal(warmUp.status, 200, warmUp.text);
   // Each answer costs (10 * 15 + 100 * 60) / 1e6 USD = 0.615 cents.
   fake.override = async (r, res) => {
+    // Not a wait for anything: a provider that takes 100 ms keeps the 40 requests in flight together.
     await new Promise((resolve) => setTimeout(resolve, 100));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c', object: 'chat.completion', model: r.json?.model, choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 100 } }));
     return true;
@@ -65,7 +63,7 @@ test('two gateway processes share one budget window through Redis', { skip: shar
   // Spend so far (the warm-up request through B) is 1.1835 cents; cap the window at 5 cents now.
   const put = await t.request('PATCH', `/api/llm/${id}`, { token: user.pat, body: { budget: { period: 'daily', capUsd: 0.05, hardBlock: true } } });
   assert.equal(put.status, 200, put.text);
-  await new Promise((res) => setTimeout(res, 1200)); // the child gateway follows the config version (poll 500 ms)
+  await childCaughtUp();
   const results = await Promise.all(Array.from({ length: 40 }, (_, i) => rawLlm(i % 2 ? urlA : urlB, body, { authorization: `Bearer ${key}` })));
   const ok = results.filter((r) => r.status === 200).length;
   assert.ok(results.every((r) => r.status === 200 || r.status === 402), results.map((r) => r.status).join());

@@ -1,4 +1,5 @@
-// Where the compiled JavaScript of the server lives, and whether it is up to date with the TypeScript sources.
+// Where the compiled JavaScript of the server lives, and whether it is up to date with the TypeScript sources (the
+// server's and the contract package's, which the build compiles first).
 // `npm run build` writes it; the `tollgate` command runs it when it is fresh and falls back to the sources (through
 // tsx) otherwise, so an edited source file is never shadowed by an old build.
 import { readdirSync, statSync } from 'node:fs';
@@ -7,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 export const serverDir = fileURLToPath(new URL('..', import.meta.url));
 export const srcDir = join(serverDir, 'src');
+/** The workspace packages the server imports, whose builds the compiled server loads (contract/dist). */
+export const contractDir = join(serverDir, '..', 'contract');
+export const contractSrcDir = join(contractDir, 'src');
 export const distDir = join(serverDir, 'dist');
 /** Written last by the build: its mtime is the moment the whole tree was emitted. */
 export const stampFile = join(distDir, '.build-stamp');
@@ -25,7 +29,7 @@ function newestSourceMtime(dir) {
  * True when dist/ exists and no source file (tests aside) changed after it was built. An install that ships the build
  * without the sources (a slim image) has nothing to be stale against.
  */
-export function compiledIsFresh(sources = srcDir, stamp = stampFile) {
+export function compiledIsFresh(sources = [srcDir, contractSrcDir], stamp = stampFile) {
   let built;
   try {
     built = statSync(stamp).mtimeMs;
@@ -33,7 +37,7 @@ export function compiledIsFresh(sources = srcDir, stamp = stampFile) {
     return false;
   }
   try {
-    return newestSourceMtime(sources) <= built;
+    return Math.max(...[sources].flat().map(newestSourceMtime)) <= built;
   } catch (err) {
     if (err.code === 'ENOENT') return true;
     throw err;

@@ -10,6 +10,8 @@ if (process.env.TOLLGATE_RUN_FROM !== 'src' && compiledIsFresh()) {
   ({ main } = await import('../dist/cli/main.js'));
   runtime = 'compiled';
 } else {
+  const { register: registerHooks } = await import('node:module');
+  registerHooks('./source-conditions.mjs', import.meta.url);
   const { register } = await import('tsx/esm/api');
   register();
   ({ main } = await import('../src/cli/main.ts'));

@@ -50,12 +50,12 @@ export async function buildServices(config: Config, opts: StartOptions = {}): Pr
   if (config.upstreamAllowHttp) log.warn('TOLLGATE_UPSTREAM_ALLOW_HTTP is set: plain-http upstreams are allowed (development and tests only)');
   const masterKey = embeddedMasterKey(config, log, !!opts.inMemoryDb);
   const db = await openDb(config, { inMemory: opts.inMemoryDb });
-  const state = await openState(config);
+  const clock = opts.clock ?? systemClock;
+  const state = await openState(config, () => clock.nowMs());
   const services: Services = {
-    config, db, state, log,
+    config, db, state, log, clock,
     secrets: new SecretBox(masterKey),
     audit: new AuditWriter(db, log),
-    clock: opts.clock ?? systemClock,
     upstreams: new UpstreamGuard({ allowCidrs: config.upstreamAllowCidrs, allowHttp: config.upstreamAllowHttp, lookup: opts.lookup }),
     configChanged: (v) => announceConfigVersion(state, v),
     gatewayAdminUrl: undefined,

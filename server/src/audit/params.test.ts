@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../http/errors.ts';
-import { chartQuerySchema, feedQuerySchema, logsQuerySchema, parseQuery } from './params.ts';
+import { chartQuerySchema, feedQuerySchema, logsQuerySchema } from '@tollgate/contract';
+import { parseQuery } from './params.ts';
 
 const q = (s: string) => new URLSearchParams(s);
 function fails(fn: () => unknown, message: string): void {

@@ -9,13 +9,6 @@ import type { AuthContext } from './context.ts';
 
 export const SESSION_COOKIE = 'tollgate_session';
 
-export function bearerToken(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
-  return m ? m[1]!.trim() : '';
-}
-
 export function cookie(req: IncomingMessage, name: string): string | undefined {
   const raw = req.headers.cookie;
   if (!raw) return undefined;

@@ -15,7 +15,7 @@
 // unflushed charges. Charges that land on the new key while that read is in flight can be counted twice (the
 // window errs towards blocking); charges another replica has not flushed yet (at most one flush interval) are the
 // only ones a rebuild can miss.
-import type { BudgetConfig } from '../contract/snapshot.ts';
+import type { BudgetConfig } from '../snapshot/snapshot.ts';
 import type { Logger } from '../log.ts';
 import type { State } from '../state/state.ts';
 import type { SpendCharge } from './durable.ts';

@@ -1,7 +1,7 @@
 // Budget windows as the management API shows and resets them (spec "Spend window": {tag, spentCents, rollsOverAt}).
 // Reads go through the shared ledger, so the API sees what the gateways enforce (and rebuilds a lost hot window
 // from PostgreSQL like a gateway would).
-import type { BudgetConfig } from '../contract/snapshot.ts';
+import type { BudgetConfig } from '../snapshot/snapshot.ts';
 import type { Services } from '../services.ts';
 import { readWindowSpend, resetWindowSpend } from './durable.ts';
 import { BudgetLedger } from './ledger.ts';

@@ -1,6 +1,6 @@
 // Budget windows (spec "Limits"): daily rolls over at UTC midnight, weekly at UTC Monday 00:00, monthly on UTC day 1,
 // fixed never (only POST .../budget/reset zeroes it). Pure functions of the clock, so tests pass any instant.
-import type { BudgetConfig } from '../contract/snapshot.ts';
+import type { BudgetConfig } from '../snapshot/snapshot.ts';
 
 export type Period = BudgetConfig['period'];
 

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { issueMessage } from '../http/validate.ts';
+import { issueMessage } from '@tollgate/contract';
 import { AdminCommandError, adminCommandSchema, runAdminCommand, type AdminCommand } from '../identity/admin-commands.ts';
 import type { Services } from '../services.ts';
 import { processAlive } from './data-dir-lock.ts';

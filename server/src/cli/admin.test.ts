@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../crypto/tokens.ts';
+import { eventually } from '../testing/eventually.ts';
 import { startTestApp } from '../testing/harness.ts';
 import { ENDPOINT_FILE, SECRET_FILE } from './admin-endpoint.ts';
 
@@ -41,6 +42,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d; });
     child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    // A deadline, not a wait: a CLI run that hangs fails the test instead of holding the suite.
     const timer = setTimeout(() => {
       if (child.pid) process.kill(child.pid, 'SIGKILL');
       reject(new Error(`admin ${args.join(' ')} timed out; stderr: ${stderr}`));
@@ -56,16 +58,6 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise
 
 function lines(s: string): string[] {
   return s.split('\n').filter(Boolean);
-}
-
-async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function getJson(url: string, token?: string) {
@@ -148,7 +140,7 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
     serve = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     serve.stdout!.on('data', (d: Buffer) => { serveStdout += d; });
     serve.stderr!.on('data', (d: Buffer) => { serveStderr += d; });
-    await waitFor('the admin endpoint file', () => (existsSync(join(dir, ENDPOINT_FILE)) ? true : undefined));
+    await eventually(() => existsSync(join(dir, ENDPOINT_FILE)), { what: 'the admin endpoint file', timeoutMs: 60_000 });
     for (const line of lines(serveStderr)) {
       const rec = JSON.parse(line) as { msg?: string; url?: string; admin?: string };
       if (rec.msg === 'management API listening') api = rec.url!;
@@ -294,7 +286,7 @@ describe('PostgreSQL (DATABASE_URL)', { skip: !process.env.DATABASE_URL && 'DATA
     assert.equal(profile.body.name, 'Carol');
     assert.deepEqual(profile.body.tags, ['private:permissions:user', 'private:permissions:mcp:limit:1']);
     // The in-process gateway of the test app learns about the new PAT (Redis notification or version poll).
-    await waitFor('the gateway to load the new PAT', () => (t.app.gateway!.store.current.credentialsByHash.has(sha256Hex(pat)) ? true : undefined), 10_000);
+    await eventually(() => t.app.gateway!.store.current.credentialsByHash.has(sha256Hex(pat)), { what: 'the gateway to load the new PAT', timeoutMs: 10_000 });
 
     const unknown = await runCli(['token', 'issue', '--email', 'nobody@example.test'], env);
     assert.equal(unknown.code, 1);

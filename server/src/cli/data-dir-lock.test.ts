@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { eventually } from '../testing/eventually.ts';
 import { acquireDataDirLock, DataDirBusy, LOCK_FILE } from './data-dir-lock.ts';
 
 const BIN = new URL('../../bin/tollgate.mjs', import.meta.url).pathname;
@@ -39,11 +40,7 @@ test('a second `tollgate serve` on the same data dir stops at once with a clear 
   try {
     let err = '';
     first.stderr.on('data', (d: Buffer) => { err += d.toString(); });
-    const deadline = Date.now() + 60_000;
-    while (!err.includes('management API listening')) {
-      assert.ok(Date.now() < deadline, `first server did not start: ${err}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(() => err.includes('management API listening'), { what: 'the first server to start', timeoutMs: 60_000 });
     const second = spawnSync(process.execPath, [BIN, 'serve'], { env, encoding: 'utf8', timeout: 60_000 });
     assert.equal(second.status, 1);
     assert.match(second.stderr, new RegExp(`data dir .* is in use by another tollgate server \\(pid ${first.pid}\\)`));

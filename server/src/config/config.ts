@@ -2,10 +2,9 @@
 // variable (DESIGN §3), so nothing runs on a half-understood configuration.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { parseCidr, type Cidr } from '../net/cidr.ts';
+import { parseCidr, PROVIDER_IDS, type Cidr, type ProviderId } from '@tollgate/contract';
 
 export type Role = 'all' | 'api' | 'gateway';
-export type ProviderId = 'openai' | 'anthropic' | 'gemini' | 'mistral';
 
 export interface Config {
   host: string;
@@ -25,6 +24,8 @@ export interface Config {
   masterKey: Buffer | undefined;
   upstreamAllowCidrs: Cidr[];
   upstreamAllowHttp: boolean;
+  /** Development and tests: the API checks each documented answer against its contract schema (500 on a mismatch). */
+  checkResponses: boolean;
   providerBaseUrls: Partial<Record<ProviderId, string>>;
   /** Origin allowed to use the dashboard session cookie on unsafe methods; unset means same-origin only. */
   dashboardOrigin: string | undefined;
@@ -119,8 +120,6 @@ function hostList(env: Env, name: string): string[] {
   });
 }
 
-const PROVIDERS: ProviderId[] = ['openai', 'anthropic', 'gemini', 'mistral'];
-
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const masterKey = parseMasterKey(env.TOLLGATE_MASTER_KEY);
@@ -128,7 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('TOLLGATE_MASTER_KEY', 'is required when DATABASE_URL is set (openssl rand -base64 32)');
   }
   const providerBaseUrls: Partial<Record<ProviderId, string>> = {};
-  for (const p of PROVIDERS) {
+  for (const p of PROVIDER_IDS) {
     const v = url(env, `TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`, ['http:', 'https:']);
     if (v) providerBaseUrls[p] = v.replace(/\/+$/, '');
   }
@@ -155,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey,
     upstreamAllowCidrs: cidrs(env, 'TOLLGATE_UPSTREAM_ALLOW_CIDRS'),
     upstreamAllowHttp: bool(env, 'TOLLGATE_UPSTREAM_ALLOW_HTTP'),
+    checkResponses: bool(env, 'TOLLGATE_CHECK_RESPONSES'),
     providerBaseUrls,
     dashboardOrigin: url(env, 'TOLLGATE_DASHBOARD_ORIGIN', ['http:', 'https:']),
     auditRetentionDays: positiveInt(env, 'TOLLGATE_AUDIT_RETENTION_DAYS', 30),

@@ -1,8 +1,8 @@
 // Holds the gateway's current Snapshot. Reloads when a change is announced on the state bus and polls the version
 // as a safety net, so the request path only ever reads memory.
 import { CONFIG_CHANNEL, readConfigVersion } from '../config/changes.ts';
-import { loadSnapshot } from '../contract/load.ts';
-import type { Snapshot } from '../contract/snapshot.ts';
+import { loadSnapshot } from '../snapshot/load.ts';
+import type { Snapshot } from '../snapshot/snapshot.ts';
 import type { Services } from '../services.ts';
 
 export class ConfigStore {

@@ -5,10 +5,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { createKey, createProxy, INIT } from './mcp/test-kit.ts';
+import { createKey, createProxy, INIT } from '../testing/mcp-kit.ts';
 import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv } from './llm/test-kit.ts';
-import type { ProviderId } from '../config/config.ts';
+import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv } from '../testing/llm-kit.ts';
+import type { ProviderId } from '@tollgate/contract';
 
 /** Every header a client may put a secret in, each with a value that must never show up upstream. */
 const CLIENT_SECRETS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // Audit events of proxy traffic. Written through the batched AuditWriter (never on the request path's critical
 // section), with the proxy owner as user_id. Details hold ids, counts and reasons, never a credential, a token or a
 // request/response body.
-import type { ProxyConfig } from '../contract/snapshot.ts';
+import type { ProxyConfig } from '../snapshot/snapshot.ts';
 import { unixNow, type Services } from '../services.ts';
 
 /**

@@ -16,7 +16,7 @@ import { fetch as undiciFetch } from 'undici';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
 import { startTestApp, type TestApp } from '../testing/harness.ts';
 import { buildHostCheck, hostName } from './host-check.ts';
-import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from './mcp/test-kit.ts';
+import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from '../testing/mcp-kit.ts';
 import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
 
 describe('the host decision', () => {

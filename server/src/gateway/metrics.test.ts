@@ -3,9 +3,9 @@
 // blocks and the config version.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKey, createProxy, INIT, putRules, rawPost } from './mcp/test-kit.ts';
+import { createKey, createProxy, INIT, putRules, rawPost } from '../testing/mcp-kit.ts';
 import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from './llm/test-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '../testing/llm-kit.ts';
 
 let e: LlmEnv;
 let up: McpUpstream;
@@ -46,7 +46,7 @@ test('a scrape after traffic counts responses, outcomes, rule decisions, upstrea
   let llmStatus = 0;
   for (let i = 0; i < 20 && llmStatus !== 402; i++) llmStatus = (await rawLlm(`${llm.base}/v1/chat/completions`, prompt, { authorization: `Bearer ${k.key}` })).status;
   assert.equal(llmStatus, 402, 'the hard budget blocked at last');
-  await e.t.app.services.audit.flush();
+  await e.t.flush();
 
   const m = await scrape();
   assert.equal(m.get('tollgate_gateway_responses_total{kind="mcp",status="200"}'), 2);

@@ -1,6 +1,6 @@
 // Finds the proxy a request is for: host route `<id>.<proxy_domain>` first, then path route `/<id>` (the prefix is
 // stripped before forwarding).
-import type { ProxyConfig, Snapshot } from '../contract/snapshot.ts';
+import type { ProxyConfig, Snapshot } from '../snapshot/snapshot.ts';
 
 export interface RouteMatch {
   proxy: ProxyConfig;

@@ -11,6 +11,8 @@ import { createLlmGateway } from './llm/handler.ts';
 
 export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void>;
+  /** Waits for the requests in flight to finish, then writes what they buffered. */
+  flush?(): Promise<void>;
   close?(): Promise<void>;
 }
 
@@ -18,6 +20,11 @@ export interface GatewayHandle {
   url: string;
   adminUrl: string;
   store: ConfigStore;
+  /**
+   * Waits for the LLM requests in flight to be accounted, then writes every buffered row: usage, budget charges,
+   * conversation logs and audit events. Resolves when they are stored (tests read them right after).
+   */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,6 +112,10 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const adminUrl = await listen(admin, opts.host, opts.adminPort);
   return {
     url, adminUrl, store,
+    async flush() {
+      await Promise.all([mcp.flush?.(), llm.flush?.()]);
+      await s.audit.flush();
+    },
     async close() {
       await store.stop();
       await mcp.close?.();

@@ -2,7 +2,7 @@
 // rules the API server enforces on a CRD's openAPIV3Schema.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULE_SCHEMAS, ruleSchema } from '../gateway/rules/registry.ts';
+import { RULE_SCHEMAS, ruleSchema } from '@tollgate/contract';
 import { NotStructural, structuralSchema, type JsonSchema } from './k8s-schema.ts';
 
 /** Where one node breaks a structural rule, not looking at its children. */

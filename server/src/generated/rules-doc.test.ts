@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderRulesDoc } from './rules-doc.ts';
-import { RULE_SCHEMAS } from '../gateway/rules/registry.ts';
+import { RULE_SCHEMAS } from '@tollgate/contract';
 
 test('the rule reference has a section and a field table for every rule type', () => {
   const doc = renderRulesDoc();

@@ -5,8 +5,9 @@
 //   written by `npm run gen` (server/src/generated/files.ts); generated.test.ts fails when docs/rules.md is stale
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
-import { commonFields } from '../gateway/rules/common.ts';
-import { RULE_SCHEMAS, RULE_TYPES_BY_KIND, validateRules, type ProxyKind, type RuleType } from '../gateway/rules/registry.ts';
+import { commonFields } from '@tollgate/contract';
+import { RULE_SCHEMAS, RULE_TYPES_BY_KIND, type ProxyKind, type RuleType } from '@tollgate/contract';
+import { validateRules } from '../gateway/rules/validate.ts';
 
 export const RULES_DOC_PATH = 'docs/rules.md';
 

@@ -1,5 +1,6 @@
-// A small, closed router for the management API: method + path pattern (":param" segments) to a handler with an
-// auth requirement. Routes are compiled once at start; matching is a linear scan over segment arrays.
+// The management API's route table: method + path pattern (":param" segments) to a handler with an auth requirement
+// and optional documentation. Route modules fill it at start; express matches requests against it
+// (api/lifecycle/app.ts) and the OpenAPI document is generated from it (api/openapi/document.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { AuthContext } from '../auth/context.ts';
@@ -46,6 +47,8 @@ export interface RouteMeta {
   body?: z.ZodType;
   /** Documented success status (default 200). */
   status?: number;
+  /** zod schema of the success body (from the contract's RESPONSES). */
+  response?: z.ZodType;
 }
 
 export interface Route {
@@ -55,11 +58,6 @@ export interface Route {
   auth: AuthRequirement;
   handler: Handler<RequestContext>;
   meta: RouteMeta;
-}
-
-export interface Match {
-  route: Route;
-  params: Record<string, string>;
 }
 
 export class Router {
@@ -77,31 +75,7 @@ export class Router {
     if (r) Object.assign(r.meta, meta);
   }
 
-  match(method: string, path: string): Match | undefined {
-    const parts = path.split('/').filter(Boolean);
-    for (const route of this.routes) {
-      if (route.method !== method || route.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let ok = true;
-      for (let i = 0; i < parts.length && ok; i++) {
-        const seg = route.segments[i]!;
-        if (seg.startsWith(':')) params[seg.slice(1)] = safeDecode(parts[i]!);
-        else ok = seg === parts[i];
-      }
-      if (ok) return { route, params };
-    }
-    return undefined;
-  }
-
   list(): readonly Route[] {
     return this.routes;
-  }
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }

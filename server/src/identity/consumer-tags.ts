@@ -1,7 +1,7 @@
 // Editing a consumer's tags (admin CLI): validation and the add/remove arithmetic, kept pure so it is easy to test.
 // Quota tags hold one value each: adding `private:permissions:mcp:limit:20` replaces any other
 // `private:permissions:mcp:limit:*` tag, because readers take the first match and two values would be ambiguous.
-import { QUOTA_TAGS } from '../quota/tags.ts';
+import { QUOTA_TAGS } from '@tollgate/contract';
 import { CONSUMER_USER_TAG, PAT_TAG } from './users.ts';
 
 export class InvalidTag extends Error {}

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { bumpConfigVersion } from '../config/changes.ts';
 import { UpstreamRejected, type Pin } from '../net/upstream-guard.ts';
-import { refreshLlmPin, samePin } from '../providers/provider-pin.ts';
-import { upstreamBaseUrl, type ProviderId } from '../providers/registry.ts';
+import { refreshLlmPin, samePin } from '../llm-admin/provider-pin.ts';
+import { upstreamBaseUrl } from '../llm-admin/registry.ts';
+import { type ProviderId } from '@tollgate/contract';
 import { unixNow, type Services } from '../services.ts';
 import type { Job } from './index.ts';
 

@@ -7,11 +7,13 @@ import { HttpError, Msg } from '../http/errors.ts';
 import { unixNow, type Services } from '../services.ts';
 import { resolveGrants } from './grants.ts';
 import { checkApiKeyQuota } from './quota.ts';
-import { parseUpdateKeyBody, type CreateKeyBody, type PermissionInput } from './schema.ts';
+import { parseUpdateKeyBody } from './body.ts';
+import { type CreateKeyBody, type PermissionInput } from '@tollgate/contract';
 import {
   countClientKeys, deleteClientKey, findOwnCredential, insertClientKey, lockConsumerTags, replaceKeyTags,
 } from './store.ts';
-import { NAME_TAG_PREFIX, buildKeyTags, checkCustomTags, findNameTag, nameTag } from './tags.ts';
+import { NAME_TAG_PREFIX, buildKeyTags, findNameTag, nameTag } from '@tollgate/contract';
+import { checkCustomTags } from './body.ts';
 import { toKeyRecord, type KeyRecord, type KeyRow } from './view.ts';
 
 export interface CreatedKey {

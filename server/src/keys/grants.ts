@@ -5,8 +5,8 @@
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg, badRequest } from '../http/errors.ts';
 import { isUuid } from '../proxies/ownership.ts';
-import type { PermissionInput } from './schema.ts';
-import { WILDCARD, type LlmGrant, type McpGrant } from './tags.ts';
+import type { PermissionInput } from '@tollgate/contract';
+import { WILDCARD, type LlmGrant, type McpGrant } from '@tollgate/contract';
 
 type McpInput = PermissionInput['mcpPermissions'][number];
 type LlmInput = PermissionInput['llmPermissions'][number];

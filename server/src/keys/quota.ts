@@ -1,7 +1,7 @@
 // The per-user client-key quota (spec Limits: default 40, consumer tag `private:permissions:apikey:limit:N`; the
 // PAT is not counted).
 import { HttpError } from '../http/errors.ts';
-import { DEFAULT_API_KEY_LIMIT, QUOTA_TAGS, tagLimit } from '../quota/tags.ts';
+import { DEFAULT_API_KEY_LIMIT, QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 
 export function apiKeyLimit(consumerTags: readonly string[]): number {
   return tagLimit(consumerTags, QUOTA_TAGS.apiKeyLimit) ?? DEFAULT_API_KEY_LIMIT;

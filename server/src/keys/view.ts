@@ -1,4 +1,6 @@
 // The key record as the listing returns it (spec "Client API key"): never the plaintext, never the hash.
+import type { keyRecordSchema } from '@tollgate/contract';
+import type { z } from 'zod';
 import { maskKey } from '../crypto/tokens.ts';
 
 export interface KeyRow {
@@ -11,15 +13,8 @@ export interface KeyRow {
   created_at: number;
 }
 
-export interface KeyRecord {
-  id: string;
-  /** First 6 characters of the key, `...`, last 4 hex digits of its SHA-256. */
-  key: string;
-  tags: string[];
-  created_at: number;
-  /** Keys do not expire (the spec's record has `ttl: null`). */
-  ttl: null;
-}
+/** The contract's listing record: first 6 characters of the key, `...`, last 4 hex digits of its SHA-256; `ttl: null`. */
+export type KeyRecord = z.output<typeof keyRecordSchema>;
 
 export function toKeyRecord(row: KeyRow): KeyRecord {
   return { id: row.id, key: maskKey(row.key_prefix, row.key_hash), tags: row.tags, created_at: Number(row.created_at), ttl: null };

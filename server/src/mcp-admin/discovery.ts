@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
-import type { McpTool } from '../contract/snapshot.ts';
+import type { McpTool } from '../snapshot/snapshot.ts';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { PACKAGE_VERSION } from '../version.ts';

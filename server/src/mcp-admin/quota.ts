@@ -3,7 +3,7 @@
 // racing for the last slot cannot both win.
 import type { Queryable } from '../db/db.ts';
 import { HttpError } from '../http/errors.ts';
-import { DEFAULT_MCP_LIMIT, DEFAULT_RESOURCE_LIMIT, QUOTA_TAGS, tagLimit } from '../quota/tags.ts';
+import { DEFAULT_MCP_LIMIT, DEFAULT_RESOURCE_LIMIT, QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 
 async function lockConsumerTags(q: Queryable, userId: string): Promise<string[]> {
   const rows = await q.query<{ tags: string[] }>('SELECT tags FROM consumers WHERE user_id = $1 FOR UPDATE', [userId]);

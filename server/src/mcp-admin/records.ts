@@ -1,7 +1,9 @@
 // Stored rows of MCP servers and synthetic resources, and the API records made from them. The mapping is the one
 // place that decides what leaves the service: auth_token_enc never does, `pin` only on the single-record GET and
 // resource `content` only on the single-resource forms.
-import type { InboundAuth, McpTool } from '../contract/snapshot.ts';
+import type { mcpServerRecordSchema, resourceRecordSchema, resourceSummarySchema } from '@tollgate/contract';
+import type { z } from 'zod';
+import type { InboundAuth, McpTool } from '../snapshot/snapshot.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { proxyHost } from '../proxies/gateway-objects.ts';
@@ -32,31 +34,10 @@ export type ResourceRow = {
   created_at: number;
 };
 
-export interface ResourceSummary {
-  id: string;
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType: string;
-  createdAt: number;
-}
-
-export interface ResourceRecord extends ResourceSummary {
-  content: string;
-}
-
-export interface McpServerRecord {
-  id: string;
-  name: string;
-  url: string;
-  authType: AuthType;
-  auth: InboundAuth | null;
-  tools: McpTool[];
-  resources: ResourceSummary[];
-  createdAt: number;
-  proxyHost: string;
-  pin?: Pin | null;
-}
+// The records are the contract's response types, so a field the server returns and the schema lacks is a type error.
+export type ResourceSummary = z.output<typeof resourceSummarySchema>;
+export type ResourceRecord = z.output<typeof resourceRecordSchema>;
+export type McpServerRecord = z.output<typeof mcpServerRecordSchema>;
 
 /** Columns of a resource without its content (listings never read the payloads). */
 export const RESOURCE_SUMMARY_COLUMNS = 'id, mcp_id, uri, name, description, mime_type, created_at';

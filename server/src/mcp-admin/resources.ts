@@ -12,7 +12,7 @@ import {
   RESOURCE_SUMMARY_COLUMNS, resourceRecord, resourceSummary,
   type McpRow, type ResourceRecord, type ResourceRow, type ResourceSummary,
 } from './records.ts';
-import { resourceCreateSchema, resourcePatchSchema } from './schemas.ts';
+import { resourceCreateSchema, resourcePatchSchema } from '@tollgate/contract';
 import { lockOwnedMcp } from './servers.ts';
 
 /** Which resource: the caller, the MCP server and the resource id from the path. */

@@ -15,7 +15,7 @@ import { pinOr400 } from '../proxies/pin.ts';
 import { unixNow, type Services } from '../services.ts';
 import { assertMcpQuota } from './quota.ts';
 import { loadMcpRecord, mcpRecord, resourceSummariesByMcp, type McpRow, type McpServerRecord } from './records.ts';
-import { mcpCreateSchema, mcpPatchSchema } from './schemas.ts';
+import { mcpCreateSchema, mcpPatchSchema } from '@tollgate/contract';
 import { createUpstreamAuth, patchUpstreamAuth } from './upstream-auth.ts';
 import { proxyCachePrefix } from '../gateway/cache-keys.ts';
 

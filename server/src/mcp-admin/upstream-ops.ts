@@ -1,5 +1,5 @@
 // Operations on an MCP server's upstream side: tool discovery, DNS re-pin, and draining one tool's cache.
-import type { McpTool } from '../contract/snapshot.ts';
+import type { McpTool } from '../snapshot/snapshot.ts';
 import { cacheToolPrefix } from '../gateway/cache-keys.ts';
 import { bumpConfigVersion } from '../config/changes.ts';
 import { HttpError } from '../http/errors.ts';

@@ -1,5 +1,5 @@
 // Address ranges that are never valid upstream targets (IANA special-purpose registries for IPv4 and IPv6).
-import { cidrContains, isV4Mapped, parseCidr, type Cidr } from './cidr.ts';
+import { cidrContains, isV4Mapped, parseCidr, type Cidr } from '@tollgate/contract';
 
 const RANGES: Array<[string, string]> = [
   ['0.0.0.0/8', '"this network"'],

@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
-import { parseCidr } from './cidr.ts';
+import { parseCidr } from '@tollgate/contract';
 import { UpstreamGuard, UpstreamRejected, type Lookup, type RejectionCode } from './upstream-guard.ts';
 
 /** DNS for the tests: names map to fixed answers; anything else is NXDOMAIN. */

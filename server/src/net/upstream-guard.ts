@@ -3,7 +3,7 @@
 // passed is pinned: the gateway connects to that IP, with the original hostname for SNI and Host, so a later DNS
 // answer cannot redirect traffic to an internal address (DNS rebinding).
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { cidrContains, formatIp, parseIp, type Cidr } from './cidr.ts';
+import { cidrContains, formatIp, parseIp, type Cidr } from '@tollgate/contract';
 import { blockedRange } from './ip-ranges.ts';
 
 export interface Pin {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, errors } from 'undici';
+import { eventually } from '../testing/eventually.ts';
 import { sendUpstream } from './upstream-response.ts';
 
 function deferred() {
@@ -84,13 +85,18 @@ test('chunks() delivers every byte in order and pauses the upstream while the co
   const pattern = Buffer.alloc(size + 251);
   for (let i = 0; i < pattern.length; i++) pattern[i] = i % 251;
   let written = 0;
+  let blocked = false;
   const s = await serve((req, res) => {
     res.writeHead(200);
     const pump = () => {
+      blocked = false;
       while (written < total) {
         const c = pattern.subarray(written % 251, (written % 251) + size);
         written += c.length;
-        if (!res.write(c)) return void res.once('drain', pump);
+        if (!res.write(c)) {
+          blocked = true;
+          return void res.once('drain', pump);
+        }
       }
       res.end();
     };
@@ -98,9 +104,9 @@ test('chunks() delivers every byte in order and pauses the upstream while the co
   });
   try {
     const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
-    await sleep(300);
+    await eventually(() => blocked, { what: 'the server waiting for its socket to drain' });
     const stalledAt = written;
-    await sleep(200);
+    await sleep(200); // proves a negative: for 200 ms nothing more is sent while nobody reads
     assert.equal(written, stalledAt, 'the server is held back while nobody reads');
     assert.ok(written < total, `only what the socket buffers hold was sent (${written} bytes)`);
     let got = 0;
@@ -122,7 +128,7 @@ test('discard() drops the body and keeps the connection for the next request; de
   try {
     const a = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'POST', body: 'x' });
     a.discard();
-    await sleep(20);
+    await eventually(() => { const st = s.agent.stats[s.origin]; return st && 'free' in st && st.free === 1; }, { what: 'the connection to be free again' });
     const b = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'POST', body: 'y' });
     assert.equal((await b.readAll(100))!.toString(), 'ignored body');
     assert.equal(s.sockets.size, 1, 'one keep-alive connection served both');
@@ -157,7 +163,7 @@ test('an upstream that dies mid-body fails readAll and chunks(); a silent one fa
     if (req.url === '/silent') return;
     res.writeHead(200, { 'content-length': '100' });
     res.write('partial');
-    setTimeout(() => res.socket?.destroy(), 20);
+    setTimeout(() => res.socket?.destroy(), 20); // dies after its partial body has gone out
   });
   try {
     const a = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });

@@ -1,6 +1,6 @@
 // Token counts to cost. Money is counted in micro-cents (1e-6 cent) everywhere below the API so that small requests
 // still add up; the API shows cents.
-import type { ProviderId } from '../config/config.ts';
+import type { ProviderId } from '@tollgate/contract';
 import { PRICING_TABLES } from './tables.ts';
 import type { ModelPrice, PricingTable } from './types.ts';
 

@@ -1,5 +1,5 @@
 // The shape of a pricing table version. Prices are USD per million tokens, as the providers publish them.
-import type { ProviderId } from '../config/config.ts';
+import type { ProviderId } from '@tollgate/contract';
 
 export interface ModelPrice {
   /** Uncached input (prompt) tokens. */

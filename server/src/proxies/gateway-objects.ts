@@ -3,9 +3,9 @@
 // and each change bumps the config version the gateways follow.
 import { randomUUID } from 'node:crypto';
 import { bumpConfigVersion } from '../config/changes.ts';
-import type { InboundAuth } from '../contract/snapshot.ts';
+import type { InboundAuth } from '../snapshot/snapshot.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Rule } from '../gateway/rules/registry.ts';
+import type { Rule } from '@tollgate/contract';
 
 export type ProxyKind = 'mcp' | 'llm';
 

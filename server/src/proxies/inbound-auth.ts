@@ -1,17 +1,10 @@
 // The inbound `auth` object shared by MCP and LLM proxies. A jwt-mode JWKS is validated structurally on every save
 // (spec: 400 `auth.jwksJson: <reason>`); the gateway never fetches it at request time.
+import { inboundAuthSchema } from '@tollgate/contract';
 import { importJWK, type JWK } from 'jose';
-import { z } from 'zod';
-import type { InboundAuth } from '../contract/snapshot.ts';
+import type { InboundAuth } from '../snapshot/snapshot.ts';
 import { HttpError } from '../http/errors.ts';
 
-export const inboundAuthSchema = z.object({
-  mode: z.enum(['svc_api_key', 'jwt']).default('svc_api_key').describe('svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson.'),
-  issuer: z.string().min(1).optional().describe('Required iss claim (jwt mode).'),
-  audience: z.string().min(1).optional().describe('Required aud claim (jwt mode).'),
-  jwksJson: z.string().optional().describe('A JWKS document, JSON-encoded as a string (jwt mode).'),
-  clockSkewS: z.number().int().min(0).max(3600).default(30).describe('Clock-skew tolerance in seconds.'),
-}).describe('How clients authenticate to the proxy.');
 
 export interface JwksKeySummary {
   kid: string | null;

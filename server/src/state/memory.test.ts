@@ -1,5 +1,6 @@
 // The in-process state's bound on cache entries: oldest answers go first once the bound is passed, while counters,
-// bans and budget values (set / incr) are never dropped early, whatever the cache does.
+// bans and budget values (set / incr) are never dropped early, whatever the cache does. TTLs are read from the
+// injected clock, so expiry is tested by moving it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryState } from './memory.ts';
@@ -49,6 +50,32 @@ test('the cache accounting follows deletes, overwrites, expiry and drains', asyn
     await s.setCached('c:huge', 'z'.repeat(100 * KB), 1000);
     assert.equal(await s.get('c:huge'), undefined, 'an answer larger than the whole bound is not kept');
     assert.equal(s.cacheBytes, 0);
+  } finally {
+    await s.close();
+  }
+});
+
+test('TTLs follow the injected clock: a fixed window ends on time, a sliding one is pushed back by every hit', async () => {
+  let now = 1_000_000;
+  const s = new MemoryState(() => now);
+  try {
+    assert.deepEqual(await s.incr('fixed', 1, 1000), { value: 1, ttlMs: 1000 });
+    assert.deepEqual(await s.incr('sliding', 1, 1000, true), { value: 1, ttlMs: 1000 });
+    await s.set('ban', 'rule|x', 5000);
+    now += 600;
+    assert.deepEqual(await s.incr('fixed', 1, 1000), { value: 2, ttlMs: 400 }, 'a fixed window keeps its first expiry');
+    assert.deepEqual(await s.incr('sliding', 1, 1000, true), { value: 2, ttlMs: 1000 });
+    now += 400;
+    assert.equal(await s.getNumber('fixed'), 0, 'the fixed window ended 1 s after its first hit');
+    assert.equal(await s.ttl('fixed'), -2);
+    assert.equal(await s.getNumber('sliding'), 2, 'the sliding window was pushed back by its second hit');
+    assert.equal(await s.ttl('sliding'), 600);
+    now += 600;
+    assert.equal(await s.getNumber('sliding'), 0);
+    assert.equal(await s.get('ban'), 'rule|x');
+    assert.equal(await s.ttl('ban'), 3400);
+    now += 3400;
+    assert.equal(await s.get('ban'), undefined, 'a value ends with its TTL');
   } finally {
     await s.close();
   }

@@ -14,7 +14,8 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD = 96;
 
 /**
- * In-process state for a single node. Expired entries are dropped lazily and by a periodic sweep. Cache entries
+ * In-process state for a single node. Time is read from `now` (the Services clock, so tests expire TTLs by moving
+ * their clock instead of waiting). Expired entries are dropped lazily and by a periodic sweep. Cache entries
  * (setCached) are also bounded in size, oldest dropped first: without the bound, a client that calls a cached tool
  * with ever new arguments would grow the gateway by one stored answer per call for the whole TTL.
  */

@@ -2,8 +2,12 @@ import type { Config } from '../config/config.ts';
 import { MemoryState } from './memory.ts';
 import type { State } from './state.ts';
 
-export async function openState(config: Config): Promise<State> {
-  if (!config.redisUrl) return new MemoryState(Date.now, config.memoryCacheMb * 1024 * 1024);
+/**
+ * `now` is the process clock (Services.clock): the in-process state expires its TTLs by it, so a test that moves
+ * its clock moves them too. Redis keeps its own TTLs in real time and ignores it.
+ */
+export async function openState(config: Config, now: () => number = Date.now): Promise<State> {
+  if (!config.redisUrl) return new MemoryState(now, config.memoryCacheMb * 1024 * 1024);
   const { RedisState } = await import('./redis.ts');
   const s = new RedisState(config.redisUrl, config.redisPrefix);
   await s.ready();

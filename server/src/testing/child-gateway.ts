@@ -2,12 +2,20 @@
 // prefix and master key: how replica tests prove that limits and budgets hold across processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './eventually.ts';
 import type { newIsolation } from './harness.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/tollgate.mjs', import.meta.url));
 
+export interface ChildGateway {
+  url: string;
+  /** The child's admin listener (GET /status). */
+  adminUrl: string;
+  child: ChildProcess;
+}
+
 /** Resolves once the child logs its gateway URL; a child that fails to start is killed and the promise rejects. */
-export function startChildGateway(iso: ReturnType<typeof newIsolation>, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+export function startChildGateway(iso: ReturnType<typeof newIsolation>, extraEnv: Record<string, string> = {}): Promise<ChildGateway> {
   const child = spawn(process.execPath, [BIN, 'serve', '--role', 'gateway'], {
     env: {
       ...process.env,
@@ -28,12 +36,22 @@ export function startChildGateway(iso: ReturnType<typeof newIsolation>, extraEnv
     const timer = setTimeout(() => fail('did not start'), 30_000);
     child.stderr!.on('data', (d: Buffer) => {
       buf += d.toString();
-      const m = /"msg":"gateway listening".*?"url":"([^"]+)"/.exec(buf);
-      if (m) {
+      // Whole lines only (the last one may still be arriving).
+      const line = buf.split('\n').slice(0, -1).find((l) => l.includes('"msg":"gateway listening"'));
+      if (line) {
+        const rec = JSON.parse(line) as { url: string; admin: string };
         clearTimeout(timer);
-        resolve({ url: m[1]!, child });
+        resolve({ url: rec.url, adminUrl: rec.admin, child });
       }
     });
     child.once('exit', (code) => fail(`exited with ${code}`));
   });
+}
+
+/** Resolves once the child gateway serves config `version` or a later one (it follows by pub/sub or its version poll). */
+export async function childAtVersion(g: ChildGateway, version: number): Promise<void> {
+  await eventually(async () => {
+    const r = await fetch(`${g.adminUrl}/status`);
+    return ((await r.json()) as { configVersion: number }).configVersion >= version;
+  }, { what: `the child gateway at config version ${version}`, timeoutMs: 10_000 });
 }

@@ -37,6 +37,11 @@ export interface TestApp {
   config: Config;
   createUser(email?: string): Promise<TestUser>;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * Makes every row the app buffers visible at once, instead of waiting for the writers' timers: waits for the LLM
+   * requests in flight to be accounted, then writes usage, budget charges, conversation logs and audit events.
+   */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,6 +104,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     TOLLGATE_GATEWAY_PORT: '0',
     TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_CONFIG_POLL_MS: '1000',
+    TOLLGATE_CHECK_RESPONSES: 'true',
     ...(opts.strictUpstreams ? {} : { TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true' }),
     ...opts.env,
   };
@@ -129,6 +135,10 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
 
   return {
     app, api, gateway, config, request,
+    async flush() {
+      if (app.gateway) await app.gateway.flush();
+      else await app.services.audit.flush();
+    },
     async createUser(email?: string) {
       const e = email ?? `user${++n}-${randomBytes(3).toString('hex')}@example.test`;
       const now = unixNow(app.services.clock);

@@ -18,6 +18,8 @@ export interface McpUpstream {
   requests: Array<{ method: string; headers: IncomingHttpHeaders }>;
   /** How many times each tool ran. */
   calls: Map<string, number>;
+  /** How many times a long-running tool (slow) finished, its answer handed to the transport. */
+  finished: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export interface McpUpstreamOptions {
 
 export const SECRET_TEXT = 'card 4111-1111-1111-1111 belongs to alice@example.com';
 
-function buildServer(calls: Map<string, number>, opts: McpUpstreamOptions, lastHeaders: () => IncomingHttpHeaders): McpServer {
+function buildServer(calls: Map<string, number>, finished: Map<string, number>, opts: McpUpstreamOptions, lastHeaders: () => IncomingHttpHeaders): McpServer {
   const server = new McpServer({ name: 'gateway-test-upstream', version: '1.0.0' }, { capabilities: { logging: {} } });
   const ran = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1);
   server.registerTool('echo', { description: 'Echoes the text back', inputSchema: { text: z.string() } }, async ({ text }) => {
@@ -74,6 +76,7 @@ function buildServer(calls: Map<string, number>, opts: McpUpstreamOptions, lastH
       await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: secretInLog ? `step ${i} ${SECRET_TEXT}` : `step ${i}` } });
       if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `at ${Date.now()}` } });
     }
+    finished.set('slow', (finished.get('slow') ?? 0) + 1);
     return { content: [{ type: 'text', text: `done at ${Date.now()}` }] };
   });
   server.registerTool('ask', { description: 'Asks the client to sample a message (server-to-client request)', inputSchema: { question: z.string() } }, async ({ question }) => {
@@ -94,6 +97,7 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: McpUpstream['requests'] = [];
   const calls = new Map<string, number>();
+  const finished = new Map<string, number>();
   let last: IncomingHttpHeaders = {};
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -119,7 +123,7 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
       onsessioninitialized: (id) => { sessions.set(id, transport); },
     });
     transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId); };
-    await buildServer(calls, opts, () => last).connect(transport);
+    await buildServer(calls, finished, opts, () => last).connect(transport);
     await transport.handleRequest(req, res);
   }
 
@@ -133,7 +137,7 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   port = (http.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/mcp`, port, requests, calls,
+    url: `http://127.0.0.1:${port}/mcp`, port, requests, calls, finished,
     async close() {
       for (const t of sessions.values()) await t.close().catch(() => undefined);
       http.closeAllConnections();

@@ -3,13 +3,13 @@
 // the checked-in copy is stale).
 import { z } from 'zod';
 import type { Route, Router } from '../../http/router.ts';
-import { ruleSchema } from '../../gateway/rules/registry.ts';
-import { inboundAuthSchema } from '../../proxies/inbound-auth.ts';
+import { ruleSchema } from '@tollgate/contract';
+import { inboundAuthSchema } from '@tollgate/contract';
 
 const ERROR = { type: 'object', required: ['error'], properties: { error: { type: 'string' } }, additionalProperties: false };
 
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
   return out;
 }
@@ -35,7 +35,7 @@ function operation(route: Route): Record<string, unknown> {
     summary: route.meta.summary ?? `${route.method} ${route.pattern}`,
     security: security(route),
     responses: {
-      [ok]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+      [ok]: { description: 'Success', content: { 'application/json': { schema: route.meta.response ? jsonSchema(route.meta.response, 'output') : { type: 'object' } } } },
       default: { description: 'Error (`{ error: <message> }`; the status says which)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },
   };

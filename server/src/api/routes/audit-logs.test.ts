@@ -3,6 +3,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '../../audit/writer.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 
 const H = 3600;
@@ -123,11 +124,12 @@ test('tenant isolation: a user sees none of another user\'s events in logs or ch
 test('a PAT request is recorded as an api_request event readable through /api/logs', async () => {
   const u = await t.createUser();
   await get(u, '/api/keys');
-  await new Promise((r) => setTimeout(r, 20));
-  await t.app.services.audit.flush();
-  const r = await get(u, '/api/logs?event_type=api_request');
-  const entry = r.body.logs.find((e: { details: { path?: string } }) => e.details.path === '/api/keys');
-  assert.ok(entry, JSON.stringify(r.body));
+  // The event may be recorded once the response has gone out, so it is looked for until it is there.
+  const entry = await eventually(async () => {
+    await t.app.services.audit.flush();
+    const r = await get(u, '/api/logs?event_type=api_request');
+    return r.body.logs.find((e: { details: { path?: string } }) => e.details.path === '/api/keys');
+  }, { what: 'the api_request event of GET /api/keys' });
   assert.equal(entry.details.method, 'GET');
   assert.equal(entry.details.status, 200);
   assert.equal(entry.details.email, u.email);

@@ -1,6 +1,7 @@
 // GET /api/logs and GET /api/logs/chart: the caller's audit events (spec "Audit logs, overview, health", Events).
 import { chartRange, fillBuckets } from '../../audit/chart.ts';
-import { chartQuerySchema, logsQuerySchema, parseQuery } from '../../audit/params.ts';
+import { chartQuerySchema, logsQuerySchema } from '@tollgate/contract';
+import { parseQuery } from '../../audit/params.ts';
 import { chartCounts, listEvents } from '../../audit/queries.ts';
 import type { Router } from '../../http/router.ts';
 import { unixNow, type Services } from '../../services.ts';

@@ -2,7 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../crypto/tokens.ts';
-import { sessionToken, signIn, withCookie } from '../../identity/session-testing.ts';
+import { sessionToken, signIn, withCookie } from '../../testing/session.ts';
 import { SESSION_TTL_S } from '../../identity/sessions.ts';
 import { createUser } from '../../identity/users.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/harness.ts';

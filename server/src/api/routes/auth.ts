@@ -1,7 +1,8 @@
 // The minimal dashboard session channel: sign in with e-mail and password, sign out, and who am I. Sign-in is the
 // one public route under /api/auth/*; like every session-only route it still refuses a PAT with the spec's 403.
-import { z } from 'zod';
-import { authenticatePat, bearerToken, cookie, SESSION_COOKIE } from '../../auth/authenticate.ts';
+import { loginBodySchema } from '@tollgate/contract';
+import { authenticatePat, cookie, SESSION_COOKIE } from '../../auth/authenticate.ts';
+import { bearerTokenOrEmpty } from '../../http/authorization.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import { Reply, type RequestContext, type Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
@@ -16,14 +17,10 @@ import { checkOrigin } from '../server.ts';
 
 export const LOGIN_FAILED = 'Invalid email or password';
 
-export const loginBodySchema = z.object({
-  email: z.string().min(1).max(320).describe('E-mail address of the user'),
-  password: z.string().min(1).max(1024).describe('The user\'s password'),
-}).describe('Dashboard sign-in');
 
 /** Sign-in is public, so the lifecycle does not refuse a Bearer there: do it here, as on every /api/auth/* route. */
 async function refusePat(ctx: RequestContext, s: Services): Promise<void> {
-  const bearer = bearerToken(ctx.req);
+  const bearer = bearerTokenOrEmpty(ctx.req.headers);
   if (bearer === undefined) return;
   ctx.auth = await authenticatePat(s.db, bearer); // 401 for an unknown token; a known one is recorded as a PAT request
   throw new HttpError(403, Msg.sessionOnly);

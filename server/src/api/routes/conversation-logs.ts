@@ -4,7 +4,7 @@
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
 import { isUuid } from '../../proxies/ownership.ts';
-import { getOwnedLlm } from '../../providers/llm-proxy-store.ts';
+import { getOwnedLlm } from '../../llm-admin/llm-proxy-store.ts';
 import { deleteLogs, getLog, listLogs, type LogEntry } from '../../conversation-logs/store.ts';
 import { microToCents } from '../../pricing/cost.ts';
 import type { Services } from '../../services.ts';

@@ -1,5 +1,6 @@
 // Every management route, registered once at start. One line per route module.
-import { Router } from '../../http/router.ts';
+import { RESPONSES } from '@tollgate/contract';
+import { Router, type Method } from '../../http/router.ts';
 import type { Services } from '../../services.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerProfileRoutes } from './profile.ts';
@@ -34,5 +35,15 @@ export function buildRouter(s: Services): Router {
   registerUsageRoutes(r, s);
   registerConversationLogsRoutes(r, s);
   registerOpenapiRoutes(r, s);
+  describeResponses(r);
   return r;
+}
+
+/** Attaches the contract's response schemas; a schema for a route that does not exist is a start-up error. */
+function describeResponses(r: Router): void {
+  for (const [key, response] of Object.entries(RESPONSES)) {
+    const [method, pattern] = key.split(' ') as [Method, string];
+    if (!r.list().some((x) => x.method === method && x.pattern === pattern)) throw new Error(`RESPONSES names no route: ${key}`);
+    r.describe(method, pattern, { response });
+  }
 }

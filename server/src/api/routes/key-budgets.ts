@@ -2,15 +2,15 @@
 // /keys/:credId/budget). The caps live in key_budgets; the gateway enforces them from its snapshot, so every write
 // bumps the config version. Usage and reset routes of a key belong to the usage module.
 import { bumpConfigVersion } from '../../config/changes.ts';
-import type { BudgetConfig } from '../../contract/snapshot.ts';
+import type { BudgetConfig } from '../../snapshot/snapshot.ts';
 import { maskKey } from '../../crypto/tokens.ts';
 import type { Queryable } from '../../db/db.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { isUuid } from '../../proxies/ownership.ts';
-import { budgetSchema } from '../../providers/llm-proxy-schema.ts';
-import { getOwnedLlm } from '../../providers/llm-proxy-store.ts';
+import { budgetSchema } from '@tollgate/contract';
+import { getOwnedLlm } from '../../llm-admin/llm-proxy-store.ts';
 import { unixNow, type Services } from '../../services.ts';
 
 interface KeyRow {

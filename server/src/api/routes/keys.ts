@@ -2,7 +2,8 @@
 // permissions, delete. The logic lives in keys/; this module only maps HTTP to it.
 import { created, type Router } from '../../http/router.ts';
 import { createKey, deleteKey, updateKey } from '../../keys/commands.ts';
-import { createKeyBodySchema, parseCreateKeyBody, updateKeyBodySchema } from '../../keys/schema.ts';
+import { createKeyBodySchema, updateKeyBodySchema } from '@tollgate/contract';
+import { parseCreateKeyBody } from '../../keys/body.ts';
 import { listClientKeys } from '../../keys/store.ts';
 import { toKeyRecord } from '../../keys/view.ts';
 import type { Services } from '../../services.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import { sha256Hex } from '../../crypto/tokens.ts';
-import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { cacheKey } from '../../gateway/cache-keys.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 

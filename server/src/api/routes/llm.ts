@@ -1,180 +1,26 @@
-// LLM proxies (spec "LLM proxies"): create, list, get (with pin), patch, delete, re-resolve. The provider decides
-// the upstream; the provider key is write-only and sealed with AAD `llm:<id>`; every committed change bumps the
-// config version and waits for the gateway before answering, so the change is live when the call returns.
-import { randomUUID } from 'node:crypto';
-import { bumpConfigVersion } from '../../config/changes.ts';
-import type { InboundAuth } from '../../contract/snapshot.ts';
-import type { Queryable } from '../../db/db.ts';
-import { HttpError } from '../../http/errors.ts';
-import { created, type AuthedContext, type Router } from '../../http/router.ts';
-import { parseOr400 } from '../../http/validate.ts';
-import { createGatewayObjects, deleteGatewayObjects, setPluginAuth, setUpstream, stripProxyTags } from '../../proxies/gateway-objects.ts';
-import { validateInboundAuth } from '../../proxies/inbound-auth.ts';
-import { proxyCachePrefix } from '../../gateway/cache-keys.ts';
+// LLM proxies (spec "LLM proxies"): create, list, get (with pin), patch, delete, re-resolve. Handlers only translate
+// HTTP; the work lives in server/src/llm-admin/.
+import { created, type Router } from '../../http/router.ts';
+import { createLlmProxySchema, patchLlmProxySchema } from '@tollgate/contract';
 import {
-  createLlmProxySchema, normalizeModels, patchLlmProxySchema, READ_ONLY_FIELDS, type PatchLlmProxyInput,
-} from '../../providers/llm-proxy-schema.ts';
-import { getOwnedLlm, listLlmProxies, toRecord, type LlmProxyRow } from '../../providers/llm-proxy-store.ts';
-import { pinProvider, refreshLlmPin, writePin, type PinAttempt } from '../../providers/provider-pin.ts';
-import { upstreamBaseUrl, type ProviderId } from '../../providers/registry.ts';
-import { unixNow, type Services } from '../../services.ts';
-
-function rejectReadOnly(body: unknown): void {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  for (const [field, reason] of Object.entries(READ_ONLY_FIELDS)) {
-    if (Object.hasOwn(body, field)) throw new HttpError(400, `${field}: ${reason}`);
-  }
-}
-
-function checkDefaultModel(defaultModel: string | null, allowedModels: string[]): void {
-  if (defaultModel !== null && allowedModels.length && !allowedModels.includes(defaultModel)) {
-    throw new HttpError(400, 'defaultModel: must be one of allowedModels');
-  }
-}
-
-function sealKey(s: Services, id: string, key: string | null | undefined): string | null {
-  return key ? s.secrets.seal(key, `llm:${id}`) : null;
-}
-
-function pinOf(s: Services, id: string, provider: ProviderId, attempt: PinAttempt) {
-  if (attempt.ok) return attempt.pin;
-  // Deployment trouble, not the caller's: the proxy is created and the repin job keeps trying.
-  s.log.warn('provider host not pinned; the repin job will retry', { llm: id, provider, reason: attempt.error.message });
-  return null;
-}
-
-async function createProxy(s: Services, ctx: AuthedContext) {
-  const body = await ctx.json();
-  rejectReadOnly(body);
-  const input = parseOr400(createLlmProxySchema, body);
-  const auth = await validateInboundAuth(input.auth);
-  const allowedModels = normalizeModels(input.allowedModels);
-  checkDefaultModel(input.defaultModel, allowedModels);
-  const id = randomUUID();
-  const pin = pinOf(s, id, input.provider, await pinProvider(s, input.provider));
-  const now = unixNow(s.clock);
-  const version = await s.db.tx(async (q) => {
-    await q.query(
-      `INSERT INTO llm_proxies (id, user_id, name, provider, allowed_models, default_model, provider_key_enc,
-                                log_conversations, auth, budget, pin, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9::jsonb, $10::jsonb, $11::jsonb, $12)`,
-      [id, ctx.auth.userId, input.name, input.provider, JSON.stringify(allowedModels), input.defaultModel,
-        sealKey(s, id, input.providerKey), input.logConversations, json(auth), json(input.budget), json(pin), now],
-    );
-    return createGatewayObjects(q, {
-      proxyId: id, kind: 'llm', userId: ctx.auth.userId, upstreamUrl: upstreamBaseUrl(s.config, input.provider),
-      auth, proxyDomain: s.config.proxyDomain, nowS: now,
-    });
-  });
-  await s.configChanged(version);
-  return created(toRecord(await getOwnedLlm(s.db, ctx.auth.userId, id), s.config.proxyDomain));
-}
-
-/** SQL NULL for null, JSON text otherwise (so `IS NULL` means "not set" in every jsonb column). */
-function json(v: unknown): string | null {
-  return v === null || v === undefined ? null : JSON.stringify(v);
-}
-
-/** Column updates of a PATCH; values are bound parameters, column names come from this fixed list. */
-function columnUpdates(s: Services, id: string, input: PatchLlmProxyInput, auth: InboundAuth | null | undefined): Array<[string, unknown]> {
-  const cols: Array<[string, unknown]> = [];
-  if (input.name !== undefined) cols.push(['name', input.name]);
-  if (input.provider !== undefined) cols.push(['provider', input.provider]);
-  if (input.allowedModels !== undefined) cols.push(['allowed_models', JSON.stringify(normalizeModels(input.allowedModels))]);
-  if (input.defaultModel !== undefined) cols.push(['default_model', input.defaultModel]);
-  if (input.providerKey !== undefined) cols.push(['provider_key_enc', sealKey(s, id, input.providerKey)]);
-  if (input.logConversations !== undefined) cols.push(['log_conversations', input.logConversations]);
-  if (auth !== undefined) cols.push(['auth', json(auth)]);
-  if (input.budget !== undefined) cols.push(['budget', json(input.budget)]);
-  return cols;
-}
-
-const JSONB_COLUMNS = new Set(['allowed_models', 'auth', 'budget']);
-
-/** A validated PATCH: the body, the checked auth (undefined: unchanged) and the new provider's pin attempt. */
-interface Patch {
-  input: PatchLlmProxyInput;
-  auth: InboundAuth | null | undefined;
-  attempt: PinAttempt | undefined;
-}
-
-async function applyPatch(s: Services, q: Queryable, row: LlmProxyRow, { input, auth, attempt }: Patch): Promise<number> {
-  const allowed = input.allowedModels !== undefined ? normalizeModels(input.allowedModels) : row.allowed_models;
-  checkDefaultModel(input.defaultModel !== undefined ? input.defaultModel : row.default_model, allowed);
-  const cols = columnUpdates(s, row.id, input, auth);
-  const sets = cols.map(([c], i) => `${c} = $${i + 2}${JSONB_COLUMNS.has(c) ? '::jsonb' : ''}`);
-  await q.query(`UPDATE llm_proxies SET ${sets.join(', ')} WHERE id = $1`, [row.id, ...cols.map(([, v]) => v)]);
-  // Spec: logs exist only while logConversations is true, so switching it off deletes them (in this transaction).
-  if (input.logConversations === false && row.log_conversations) await q.query('DELETE FROM llm_conversation_logs WHERE llm_id = $1', [row.id]);
-  if (input.provider !== undefined && input.provider !== row.provider) {
-    await setUpstream(q, row.id, upstreamBaseUrl(s.config, input.provider));
-    // The old pin names the old host; without a fresh answer for the new one the repin job fills it in.
-    await writePin(q, row.id, attempt ? pinOf(s, row.id, input.provider, attempt) : null);
-  }
-  if (auth !== undefined) await setPluginAuth(q, row.id, auth, unixNow(s.clock));
-  return bumpConfigVersion(q);
-}
-
-async function patchProxy(s: Services, ctx: AuthedContext) {
-  const current = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
-  const body = await ctx.json();
-  rejectReadOnly(body);
-  const input = parseOr400(patchLlmProxySchema, body);
-  const auth = input.auth === undefined ? undefined : await validateInboundAuth(input.auth);
-  if (Object.values(input).some((v) => v !== undefined)) {
-    // DNS happens before the transaction: no row lock is held while a resolver answers.
-    const provider = input.provider;
-    const attempt = provider !== undefined && provider !== current.provider ? await pinProvider(s, provider) : undefined;
-    const version = await s.db.tx(async (q) => applyPatch(s, q, await getOwnedLlm(q, ctx.auth.userId, current.id, true), { input, auth, attempt }));
-    await s.configChanged(version);
-  }
-  return toRecord(await getOwnedLlm(s.db, ctx.auth.userId, current.id), s.config.proxyDomain);
-}
-
-async function deleteProxy(s: Services, ctx: AuthedContext) {
-  const { id, version } = await s.db.tx(async (q) => {
-    const row = await getOwnedLlm(q, ctx.auth.userId, ctx.params.id!, true);
-    await stripProxyTags(q, 'llm', row.id);
-    await deleteGatewayObjects(q, row.id);
-    // key_budgets, usage history, spend windows and conversation logs cascade from the proxy row.
-    await q.query('DELETE FROM llm_proxies WHERE id = $1', [row.id]);
-    return { id: row.id, version: await bumpConfigVersion(q) };
-  });
-  await s.configChanged(version);
-  // static_cache entries of an LLM proxy use the same key layout as MCP ones; whatever cannot be dropped now
-  // expires with its TTL (at most a day).
-  await s.state.delPrefix(proxyCachePrefix(id)).catch((err: unknown) => {
-    s.log.warn('could not drop the cache of a deleted LLM proxy', { llm: id, err });
-  });
-  return { deleted: true };
-}
-
-async function reResolve(s: Services, ctx: AuthedContext) {
-  const row = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
-  const out = await refreshLlmPin(s, { id: row.id, provider: row.provider, upstreamUrl: row.upstream_url, pin: row.pin });
-  if ((out.kind === 'updated' || out.kind === 'rejected') && out.version) await s.configChanged(out.version);
-  if (out.kind === 'rejected') {
-    s.log.warn('provider host re-resolve refused; keeping the previous pin', { llm: row.id, reason: out.error.message });
-    throw new HttpError(502, `Could not pin the provider host: ${out.error.message}`);
-  }
-  if (out.kind === 'stale') return { pin: (await getOwnedLlm(s.db, ctx.auth.userId, row.id)).pin };
-  return { pin: out.pin };
-}
+  createLlmProxy, deleteLlmProxy, getLlmProxy, listLlmProxyRecords, reResolveLlmPin, updateLlmProxy,
+} from '../../llm-admin/proxies.ts';
+import type { Services } from '../../services.ts';
 
 export function registerLlmRoutes(r: Router, s: Services): void {
   r.add('GET', '/api/llm', 'user', async (ctx) => ({
-    proxies: (await listLlmProxies(s.db, ctx.auth.userId)).map((row) => toRecord(row, s.config.proxyDomain)),
+    proxies: await listLlmProxyRecords(s, ctx.auth.userId),
   }), { summary: 'List the caller\'s LLM proxies' });
-  r.add('POST', '/api/llm', 'user', (ctx) => createProxy(s, ctx),
+  r.add('POST', '/api/llm', 'user', async (ctx) => created(await createLlmProxy(s, ctx.auth.userId, await ctx.json())),
     { summary: 'Create an LLM proxy; returns the created record', body: createLlmProxySchema, status: 201 });
-  r.add('GET', '/api/llm/:id', 'user', async (ctx) => {
-    const row = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
-    return { ...toRecord(row, s.config.proxyDomain), pin: row.pin };
-  }, { summary: 'Get one LLM proxy with its DNS pin' });
-  r.add('PATCH', '/api/llm/:id', 'user', (ctx) => patchProxy(s, ctx),
+  r.add('GET', '/api/llm/:id', 'user', async (ctx) => getLlmProxy(s, ctx.auth.userId, ctx.params.id!),
+    { summary: 'Get one LLM proxy with its DNS pin' });
+  r.add('PATCH', '/api/llm/:id', 'user', async (ctx) => updateLlmProxy(s, ctx.auth.userId, ctx.params.id!, () => ctx.json()),
     { summary: 'Update any subset of an LLM proxy; a provider change swaps upstreamUrl', body: patchLlmProxySchema });
-  r.add('DELETE', '/api/llm/:id', 'user', (ctx) => deleteProxy(s, ctx),
-    { summary: 'Delete an LLM proxy, its gateway objects, per-key budgets and every key tag naming it' });
-  r.add('POST', '/api/llm/:id/re-resolve', 'user', (ctx) => reResolve(s, ctx),
+  r.add('DELETE', '/api/llm/:id', 'user', async (ctx) => {
+    await deleteLlmProxy(s, ctx.auth.userId, ctx.params.id!);
+    return { deleted: true };
+  }, { summary: 'Delete an LLM proxy, its gateway objects, per-key budgets and every key tag naming it' });
+  r.add('POST', '/api/llm/:id/re-resolve', 'user', async (ctx) => ({ pin: await reResolveLlmPin(s, ctx.auth.userId, ctx.params.id!) }),
     { summary: 'Refresh the DNS pin of the provider host' });
 }

@@ -3,7 +3,7 @@
 import { created, type Router } from '../../http/router.ts';
 import { checkJwks } from '../../proxies/inbound-auth.ts';
 import type { Services } from '../../services.ts';
-import { jwksTestSchema, mcpCreateSchema, mcpPatchSchema } from '../../mcp-admin/schemas.ts';
+import { jwksTestSchema, mcpCreateSchema, mcpPatchSchema } from '@tollgate/contract';
 import {
   createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, updateMcpServer,
 } from '../../mcp-admin/servers.ts';

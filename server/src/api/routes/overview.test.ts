@@ -1,7 +1,7 @@
 // GET /api/overview and GET /api/overview/feed through HTTP.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateRules } from '../../gateway/rules/registry.ts';
+import { validateRules } from '../../gateway/rules/validate.ts';
 import { setRules } from '../../proxies/gateway-objects.ts';
 import { insertLlmFixture, insertMcpFixture } from '../../testing/fixtures.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';

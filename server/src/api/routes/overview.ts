@@ -1,5 +1,6 @@
 // GET /api/overview (aggregate counts) and GET /api/overview/feed (the most recent audit entries).
-import { feedQuerySchema, parseQuery } from '../../audit/params.ts';
+import { feedQuerySchema } from '@tollgate/contract';
+import { parseQuery } from '../../audit/params.ts';
 import { overviewCounts, recentEvents } from '../../audit/queries.ts';
 import type { Router } from '../../http/router.ts';
 import { unixNow, type Services } from '../../services.ts';

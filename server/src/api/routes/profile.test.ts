@@ -2,7 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { newClientKey, sha256Hex } from '../../crypto/tokens.ts';
-import { signIn, withCookie } from '../../identity/session-testing.ts';
+import { signIn, withCookie } from '../../testing/session.ts';
 import { createUser } from '../../identity/users.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/harness.ts';
 

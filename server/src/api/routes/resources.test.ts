@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
-import { DEFAULT_RESOURCE_LIMIT } from '../../quota/tags.ts';
+import { DEFAULT_RESOURCE_LIMIT } from '@tollgate/contract';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 import {
   createResource, deleteResource, getResource, listAllResources, listResources, updateResource,
 } from '../../mcp-admin/resources.ts';
-import { resourceCreateSchema, resourcePatchSchema } from '../../mcp-admin/schemas.ts';
+import { resourceCreateSchema, resourcePatchSchema } from '@tollgate/contract';
 
 const ref = (ctx: AuthedContext) => ({ userId: ctx.auth.userId, mcpId: ctx.params.id!, rid: ctx.params.rid! });
 

@@ -108,7 +108,7 @@ describe('MCP proxies', () => {
       [[ok, VALID.prompt_guard], 'rules[1].rule_type: prompt_guard is not valid on MCP proxies (rule index 1)'],
       [[VALID.prompt_replace], 'rules[0].rule_type: prompt_replace is not valid on MCP proxies (rule index 0)'],
       [[VALID.model_route], 'rules[0].rule_type: model_route is not valid on MCP proxies (rule index 0)'],
-      [[{ rule_type: 'waf', tools: ['*'] }], 'rules[0].rule_type: must be one of ip_acl, rate_limit, tool_description_inject, response_replace, lambda, static_cache, mcp_resource'],
+      [[{ rule_type: 'waf', tools: ['*'] }], 'rules[0].rule_type: must be one of ip_acl, lambda, mcp_resource, rate_limit, response_replace, static_cache, tool_description_inject'],
       [[ok, null], /^rules\[1\]\.rule_type: must be one of /],
       [['ip_acl'], /^rules\[0\]\.rule_type: must be one of /],
     ];
@@ -170,7 +170,7 @@ describe('LLM proxies', () => {
       [[{ ...VALID.model_route, target_model: undefined }], 'rules[0].target_model: Invalid input: expected string, received undefined'],
       [[{ ...VALID.prompt_replace, pattern: '' }], 'rules[0].pattern: Too small: expected string to have >=1 characters'],
       [[{ ...VALID.prompt_replace, regex_flags: 'x' }], 'rules[0].regex_flags: only the flags i, s and m are supported'],
-      [[{ rule_type: 'nope', tools: ['*'] }], 'rules[0].rule_type: must be one of ip_acl, rate_limit, prompt_replace, prompt_guard, model_route, lambda, static_cache'],
+      [[{ rule_type: 'nope', tools: ['*'] }], 'rules[0].rule_type: must be one of ip_acl, lambda, model_route, prompt_guard, prompt_replace, rate_limit, static_cache'],
       // A tool scope would never match an LLM request: refused instead of stored as a rule that silently never runs.
       [[VALID.model_route, { ...VALID.prompt_guard, tools: ['chat'] }], 'rules[1].tools: must be ["*"] on LLM proxies (rule index 1)'],
       [[{ ...VALID.ip_acl, tools: ['*', 'x'] }], 'rules[0].tools: must be ["*"] on LLM proxies (rule index 0)'],

@@ -4,8 +4,9 @@
 import type { Queryable } from '../../db/db.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
-import { validateRules, type ProxyKind } from '../../gateway/rules/registry.ts';
-import { rulesPutSchema } from '../../mcp-admin/schemas.ts';
+import { validateRules } from '../../gateway/rules/validate.ts';
+import { type ProxyKind } from '@tollgate/contract';
+import { rulesPutSchema } from '@tollgate/contract';
 import { getRules, setRules } from '../../proxies/gateway-objects.ts';
 import { isUuid, requireLlm, requireMcp } from '../../proxies/ownership.ts';
 import { unixNow, type Services } from '../../services.ts';

@@ -1,6 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeAt, manualClock, signIn, withCookie, type SignedIn } from '../../identity/session-testing.ts';
+import { manualClock } from '../../testing/clock.ts';
+import { codeAt, signIn, withCookie, type SignedIn } from '../../testing/session.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 
 const SESSION_ONLY = { error: 'This endpoint does not accept personal access tokens. Use the dashboard session.' };

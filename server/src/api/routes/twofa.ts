@@ -3,7 +3,7 @@
 // per 5 minutes per user (spec: `/api/2fa/challenge`; verify and disable get their own counter with the same
 // limit, so guessing there is bounded too without eating into the challenge budget), kept in the shared state
 // store so replicas agree.
-import { z } from 'zod';
+import { codeBodySchema } from '@tollgate/contract';
 import type { Queryable } from '../../db/db.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
@@ -16,9 +16,6 @@ import { unixNow, type Services } from '../../services.ts';
 export const INVALID_CODE = 'Invalid 2FA code';
 export const SETUP_NOT_STARTED = '2FA setup has not been started';
 
-export const codeBodySchema = z.object({
-  code: z.string().regex(/^[0-9]{6}$/, { error: 'must be a 6-digit code' }).describe('The current 6-digit code of the authenticator app'),
-}).describe('A TOTP code');
 
 interface CodeCheck {
   state: TwofaState;

@@ -2,12 +2,12 @@
 // history deletes, budget resets, and the per-key daily series, history and reset. Usage rows are written by the
 // gateway in batches (a request shows up here within about a quarter of a second); budget windows come from the
 // shared state store the gateways enforce from.
-import type { BudgetConfig } from '../../contract/snapshot.ts';
+import type { BudgetConfig } from '../../snapshot/snapshot.ts';
 import type { Queryable } from '../../db/db.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
 import { isUuid } from '../../proxies/ownership.ts';
-import { getOwnedLlm } from '../../providers/llm-proxy-store.ts';
+import { getOwnedLlm } from '../../llm-admin/llm-proxy-store.ts';
 import { resetSpendWindow, spendWindow } from '../../budgets/status.ts';
 import { PRICING_TABLES } from '../../pricing/tables.ts';
 import { tableAt } from '../../pricing/cost.ts';

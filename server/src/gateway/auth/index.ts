@@ -1,12 +1,11 @@
 // Inbound authentication of proxy traffic, per proxy and built once per config version: svc_api_key (client keys
 // from the snapshot) or jwt (stored JWKS). Both data planes use it; authorization (which tools, which models) stays
 // with the kind handler.
-import type { ClientCredential, ProxyConfig } from '../../contract/snapshot.ts';
+import type { ClientCredential, ProxyConfig } from '../../snapshot/snapshot.ts';
 import type { Identity } from '../pipeline/types.ts';
 import { JwtVerifier } from './jwt.ts';
 import { authenticateKey, peekKey } from './svc-key.ts';
 
-export { bearerToken } from './bearer.ts';
 export { AuthMsg } from './messages.ts';
 
 export type AuthOutcome =

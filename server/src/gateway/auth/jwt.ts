@@ -3,7 +3,7 @@
 // tricks with a public key fail), and a token whose key is not in the JWKS fails. Verified tokens are remembered
 // until they expire (bounded), so a client reusing its token pays the signature check once per config version.
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { InboundAuth } from '../../contract/snapshot.ts';
+import type { InboundAuth } from '../../snapshot/snapshot.ts';
 import type { Identity } from '../pipeline/types.ts';
 import type { AuthOutcome } from './index.ts';
 import { AuthMsg } from './messages.ts';

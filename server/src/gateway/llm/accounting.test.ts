@@ -1,17 +1,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmKey, createLlmProxy, eventually, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
+import type { TestUser } from '../../testing/harness.ts';
 
 let e: LlmEnv;
 
 before(async () => { e = await startLlmEnv(); });
 after(async () => { await e.close(); });
 
-async function rows(p: LlmProxyUnderTest, n = 1) {
-  return eventually(async () => {
-    const r = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: e.user.pat });
-    return r.body.rows?.length >= n ? r.body.rows as Array<Record<string, number | string>> : undefined;
-  });
+/** Today's usage rows of the proxy, once every request so far has been accounted and written. */
+async function rows(p: LlmProxyUnderTest, owner: TestUser = e.user) {
+  await e.t.flush();
+  const r = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: owner.pat });
+  assert.equal(r.status, 200, r.text);
+  return r.body.rows as Array<Record<string, number | string>>;
 }
 
 test('usage from SSE streams, cached input included, for every provider', async () => {
@@ -49,10 +51,8 @@ test('past the owner LLM body cap, tokens are estimated as characters / 4 and th
     const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'talk' }] };
     const r = await rawLlm(`${p.base}/v1/chat/completions`, body, { authorization: `Bearer ${k.key}` });
     assert.equal(r.text, answer, 'the client gets every byte');
-    const [row] = await eventually(async () => {
-      const x = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: owner.pat });
-      return x.body.rows?.length ? x.body.rows : undefined;
-    });
+    const [row] = await rows(p, owner);
+    assert.ok(row, 'the request has its usage row');
     assert.equal(row.estimatedRequests, 1);
     assert.equal(row.outputTokens, Math.ceil(Buffer.byteLength(answer) / 4));
     assert.equal(row.inputTokens, Math.ceil(Buffer.byteLength(JSON.stringify(body)) / 4));
@@ -77,10 +77,8 @@ test('a stream past the cap is forwarded whole and estimated', async () => {
   try {
     const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', stream: true, messages: [] }, { authorization: `Bearer ${k.key}` });
     assert.equal(r.text, wire);
-    const [row] = await eventually(async () => {
-      const x = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: owner.pat });
-      return x.body.rows?.length ? x.body.rows : undefined;
-    });
+    const [row] = await rows(p, owner);
+    assert.ok(row, 'the request has its usage row');
     assert.equal(row.estimatedRequests, 1);
     assert.equal(row.outputTokens, Math.ceil(Buffer.byteLength(wire) / 4));
   } finally {
@@ -103,9 +101,7 @@ test('upstream errors are relayed as they are and not charged; an unreachable up
   } finally {
     p.fake.override = undefined;
   }
-  await new Promise((res) => setTimeout(res, 400));
-  const d = await e.t.request('GET', `/api/llm/${p.id}/usage/daily?days=1`, { token: e.user.pat });
-  assert.equal(d.body.rows.length, 0, 'a refused request costs nothing');
+  assert.equal((await rows(p)).length, 0, 'a refused request costs nothing');
 });
 
 test('a model name with a NUL character cannot stop usage accounting for everyone else', async () => {
@@ -115,6 +111,6 @@ test('a model name with a NUL character cannot stop usage accounting for everyon
   assert.ok(odd.status < 500, odd.text);
   const ok = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${k.key}` });
   assert.equal(ok.status, 200, ok.text);
-  const got = await rows(p, 1);
+  const got = await rows(p);
   assert.ok(got.some((r) => r.model === 'gpt-4o-mini'), JSON.stringify(got));
 });

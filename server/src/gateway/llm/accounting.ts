@@ -3,7 +3,7 @@
 // budget and token-rate reconciliation, the usage row and the conversation log (both written in batches), the
 // response-phase prompt_guard alerts, and the outcome event.
 import { randomUUID } from 'node:crypto';
-import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import type { BudgetHold, BudgetLedger } from '../../budgets/ledger.ts';
 import { dayNumber } from '../../budgets/windows.ts';
 import { summarize } from '../../conversation-logs/store.ts';

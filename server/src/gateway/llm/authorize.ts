@@ -2,7 +2,7 @@
 // must be JSON where the endpoint needs it, the model must be in a non-empty allowedModels (403), and a client key
 // must carry `llm:<id>:model:<model>` or `llm:<id>:model:*` (spec: default-deny per proxy; a key with no tag for
 // this proxy reaches nothing on it). JWT callers have no tags: allowedModels alone applies.
-import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { Msg } from '../../http/errors.ts';
 import type { Authorize, Verdict } from '../pipeline/index.ts';
 import { callOf } from './exchange.ts';

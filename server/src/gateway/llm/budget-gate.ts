@@ -3,7 +3,7 @@
 // stricter of the two always wins). Caps without hardBlock let the request through, flagged by the response header
 // `x-tollgate-budget-exceeded` (`proxy`, `key` or `proxy,key`) and a `budget_exceeded` event; hard refusals carry
 // the same header and event (blocked: true) and their outcome event is `deny`.
-import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import type { BudgetHold, BudgetLedger, ScopeBudget, ScopeVerdict } from '../../budgets/ledger.ts';
 import { microToCents, priceUsage } from '../../pricing/cost.ts';
 import { rollsOverAt } from '../../budgets/windows.ts';

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Clock } from '../../services.ts';
-import { createLlmKey, createLlmProxy, eventually, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
 
 // The fake answers every o1 chat completion with the recorded usage: 1117 prompt tokens (1024 cached) and 46
 // completion tokens, i.e. (93 * 15 + 1024 * 7.5 + 46 * 60) / 1e6 USD = 1.1835 cents with pricing 2025-08-01.
@@ -24,7 +24,7 @@ async function daily(p: LlmProxyUnderTest, path = `/api/llm/${p.id}/usage/daily?
 }
 
 async function events(type: string) {
-  await e.t.app.services.audit.flush();
+  await e.t.flush();
   return (await e.t.request('GET', `/api/logs?event_type=${type}&limit=500`, { token: e.user.pat })).body.logs as Array<{ llm_uuid?: string; details: Record<string, unknown> }>;
 }
 
@@ -84,7 +84,8 @@ test('without hardBlock the request passes, flagged by the response header and a
   const second = await call(p, k.key);
   assert.equal(second.status, 200);
   assert.equal(second.headers.get('x-tollgate-budget-exceeded'), 'proxy');
-  const ev = await eventually(async () => (await events('budget_exceeded')).find((x) => x.llm_uuid === p.id));
+  const ev = (await events('budget_exceeded')).find((x) => x.llm_uuid === p.id);
+  assert.ok(ev, 'a budget_exceeded event');
   assert.equal(ev.details.blocked, false);
   assert.equal(ev.details.hard_block, false);
 });
@@ -128,6 +129,7 @@ test('a hard cap under 50 concurrent requests is overshot by no more than one re
   // Each answer costs (10 * 15 + 100 * 60) / 1e6 USD = 0.615 cents; the request allows 100 output tokens, so its
   // reservation (prompt bytes / 4 + 100 output tokens) is never below its cost.
   p.fake.override = async (r, res) => {
+    // Not a wait for anything: an upstream that takes 150 ms keeps the 50 requests in flight together (the overlap is what is tested).
     await new Promise((resolve) => setTimeout(resolve, 150));
     const out = JSON.stringify({ id: 'c', object: 'chat.completion', model: r.json?.model, choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 100 } });
     res.writeHead(200, { 'content-type': 'application/json' }).end(out);
@@ -156,11 +158,10 @@ test('charged spend survives losing the hot state (a Redis flush): the window is
   assert.equal((await call(p, k.key)).status, 200);
   assert.equal((await call(p, k.key)).status, 200);
   assert.equal((await call(p, k.key)).status, 402);
-  // The durable copy is written within a flush interval of the charge.
-  await eventually(async () => {
-    const rows = await e.t.app.services.db.query<{ spent_micro_cents: number }>('SELECT spent_micro_cents FROM llm_spend_windows WHERE llm_id = $1', [p.id]);
-    return rows[0] && Number(rows[0].spent_micro_cents) === 2 * COST_CENTS * 1_000_000;
-  });
+  // The durable copy is written by the accounting writer's next flush.
+  await e.t.flush();
+  const durable = await e.t.app.services.db.query<{ spent_micro_cents: number }>('SELECT spent_micro_cents FROM llm_spend_windows WHERE llm_id = $1', [p.id]);
+  assert.equal(Number(durable[0]?.spent_micro_cents), 2 * COST_CENTS * 1_000_000);
   // What FLUSHALL does to this deployment's keys (other tests share the Redis server, so only our prefix goes).
   await e.t.app.services.state.delPrefix('');
   assert.equal((await call(p, k.key)).status, 402, 'the cap still holds after the hot state is gone');
@@ -172,10 +173,8 @@ test('usage rows record costCents and pricingVersion; history deletes validate b
   const p = await createLlmProxy(e, 'openai');
   const k = await createLlmKey(e, p);
   await call(p, k.key);
-  const d = await eventually(async () => {
-    const x = await daily(p);
-    return x.rows.length ? x : undefined;
-  });
+  await e.t.flush();
+  const d = await daily(p);
   assert.equal(d.window, null, 'no budget, no window');
   assert.deepEqual(d.rows[0], {
     day: 20250805, credentialId: k.id, model: 'o1', pricingVersion: '2025-08-01', requests: 1, inputTokens: 1117,
@@ -220,7 +219,8 @@ test('with the key cap removed the proxy cap still applies; deleting a key\'s us
   const refused = await call(p, a.key);
   assert.deepEqual([refused.status, refused.headers.get('x-tollgate-budget-exceeded')], [402, 'proxy'], 'the proxy cap is still in force');
 
-  await eventually(async () => ((await daily(p, `/api/llm/${p.id}/keys/${a.id}/usage/daily?days=1`)).rows.length ? true : undefined));
+  await e.t.flush();
+  assert.ok((await daily(p, `/api/llm/${p.id}/keys/${a.id}/usage/daily?days=1`)).rows.length, 'the key has usage rows');
   for (const bad of ['2025-06-20', 'x']) {
     const r = await e.t.request('DELETE', `${links.history}?before=${bad}`, { token: e.user.pat });
     assert.deepEqual([r.status, r.body], [400, { error: 'before must be a YYYYMMDD integer' }]);

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from 'undici';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
 
 let e: LlmEnv;
 let gem: LlmProxyUnderTest;
@@ -94,7 +94,7 @@ test('an upstream that breaks off is a 502 with an error event; a proxy without 
   const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [] }, { authorization: `Bearer ${k.key}` });
   assert.deepEqual([r.status, r.json], [502, { error: 'This LLM proxy has no provider key' }]);
   assert.equal(p.fake.received.length, n);
-  await e.t.app.services.audit.flush();
+  await e.t.flush();
   const errors = await e.t.request('GET', '/api/logs?event_type=error&limit=50', { token: e.user.pat });
   const reasons = (errors.body.logs as Array<{ details: { reason: string } }>).map((l) => l.details.reason);
   assert.ok(reasons.includes('upstream_unreachable') && reasons.includes('no_provider_key'), reasons.join());

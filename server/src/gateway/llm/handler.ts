@@ -8,13 +8,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { LlmProxyConfig } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { BudgetLedger, type BudgetHold } from '../../budgets/ledger.ts';
 import { readWindowSpend } from '../../budgets/durable.ts';
 import { DatastoreUnavailable } from '../../db/db.ts';
+import { strictBearerToken } from '../../http/authorization.ts';
 import type { Services } from '../../services.ts';
 import type { ConfigStore } from '../config-store.ts';
-import { bearerToken } from '../auth/index.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../server.ts';
@@ -49,8 +49,20 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime(s, snap, proxy as LlmProxyConfig, pools));
   store.onChange((snap) => runtimes.prune(snap));
   const d: Deps = { s, store, runtimes, ledger, writer };
+  // Requests still running, so flush() can wait for their accounting (it runs after the client has its answer).
+  const inFlight = new Set<Promise<void>>();
   return {
-    handle: (req, res, route) => handleLlm(d, req, res, route),
+    handle(req, res, route) {
+      const p = handleLlm(d, req, res, route);
+      inFlight.add(p);
+      const done = () => { inFlight.delete(p); };
+      p.then(done, done);
+      return p;
+    },
+    async flush() {
+      await Promise.allSettled(inFlight);
+      await writer.flush();
+    },
     async close() {
       await writer.close();
       await pools.close();
@@ -103,7 +115,7 @@ function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, ra
   const target = splitTarget(forwardPath);
   const ep = rt.adapter.endpoint(req.method ?? 'GET', target.pathname);
   // The native key is read before the `key` parameter is dropped from the forwarded query.
-  const token = bearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, nativeQuery(forwardPath) ?? NO_QUERY);
+  const token = strictBearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, nativeQuery(forwardPath) ?? NO_QUERY);
   let json;
   let invalid = false;
   if (ep) {

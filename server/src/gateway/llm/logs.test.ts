@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { Clock } from '../../services.ts';
-import { createLlmKey, createLlmProxy, eventually, patchLlm, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, patchLlm, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
 
 let now = Date.parse('2025-09-01T12:00:00Z');
 const clock: Clock = { nowMs: () => now };
@@ -19,6 +19,10 @@ async function listLogs(p: LlmProxyUnderTest, query = '') {
   return r.body.logs as Array<Record<string, unknown>>;
 }
 
+async function hasUsage(p: LlmProxyUnderTest): Promise<boolean> {
+  return (await e.t.app.services.db.query('SELECT 1 FROM llm_usage_daily WHERE llm_id = $1', [p.id])).length > 0;
+}
+
 async function logRows(p: LlmProxyUnderTest) {
   return e.t.app.services.db.query<Record<string, unknown>>('SELECT * FROM llm_conversation_logs WHERE llm_id = $1', [p.id]);
 }
@@ -27,8 +31,9 @@ test('no conversation log is written when logConversations is false', async () =
   const p = await createLlmProxy(e, 'openai');
   const k = await createLlmKey(e, p);
   await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: 'secret question' }] }, bearer(k.key));
-  // usage is recorded (so the batch was written) ...
-  await eventually(async () => (await e.t.app.services.db.query('SELECT 1 FROM llm_usage_daily WHERE llm_id = $1', [p.id])).length > 0);
+  await e.t.flush();
+  // usage is recorded (so the request was accounted) ...
+  assert.ok(await hasUsage(p));
   // ... and no log with it
   assert.equal((await logRows(p)).length, 0);
   assert.deepEqual(await listLogs(p), []);
@@ -45,10 +50,9 @@ test('logs are sealed at rest, listed most recent first with a before cursor, an
   now += 1000;
   const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'stream please' }] });
   for await (const _ of stream) { /* drain */ }
-  const logs = await eventually(async () => {
-    const l = await listLogs(p);
-    return l.length === 4 ? l : undefined;
-  });
+  await e.t.flush();
+  const logs = await listLogs(p);
+  assert.equal(logs.length, 4);
   assert.deepEqual(logs.map((l) => l.requestSummary), ['stream please', 'tell me the magic word 3', 'tell me the magic word 2', 'tell me the magic word 1']);
   assert.equal(logs[0]!.responseSummary, 'Hello! How can I help?');
   assert.equal(logs[1]!.responseSummary, 'The capital of France is Paris.');
@@ -83,7 +87,8 @@ test('logs expire after 7 days (reads ignore them, the purge job deletes them); 
   await ask('old one');
   now = Date.parse('2025-10-05T00:00:00Z');
   await ask('newer one');
-  await eventually(async () => (await listLogs(p)).length === 2);
+  await e.t.flush();
+  assert.equal((await listLogs(p)).length, 2);
   now = Date.parse('2025-10-08T00:00:01Z'); // the first log is now older than 7 days
   assert.deepEqual((await listLogs(p)).map((l) => l.requestSummary), ['newer one']);
   const { llmLogPurgeJob } = await import('../../jobs/llm-log-purge.ts');
@@ -104,12 +109,14 @@ test('turning logConversations off deletes the logs (spec: they exist only while
   const p = await createLlmProxy(e, 'mistral', { logConversations: true });
   const k = await createLlmKey(e, p);
   await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [{ role: 'user', content: 'logged' }] }, bearer(k.key));
-  await eventually(async () => (await logRows(p)).length > 0);
+  await e.t.flush();
+  assert.equal((await logRows(p)).length, 1);
   await patchLlm(e, p, { logConversations: false });
   assert.equal((await logRows(p)).length, 0, 'the stored logs are gone');
   assert.deepEqual((await listLogs(p)), []);
   await rawLlm(`${p.base}/v1/chat/completions`, { model: 'mistral-small-latest', messages: [{ role: 'user', content: 'x' }] }, bearer(k.key));
-  await eventually(async () => (await e.t.app.services.db.query('SELECT 1 FROM llm_usage_daily WHERE llm_id = $1', [p.id])).length > 0);
+  await e.t.flush();
+  assert.ok(await hasUsage(p));
   assert.equal((await logRows(p)).length, 0);
 });
 
@@ -128,11 +135,10 @@ test('the logged prompt is whole even when it is larger than the owner\'s LLM bo
   const long = `${'lorem ipsum '.repeat(400)}END-OF-PROMPT`;
   const r = await rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: long }] }, bearer(k.key));
   assert.equal(r.status, 200, r.text);
-  const [entry] = await eventually(async () => {
-    const l = await e.t.request('GET', `/api/llm/${p.id}/logs`, { token: owner.pat });
-    return l.body.logs?.length ? l.body.logs as Array<{ id: string }> : undefined;
-  });
-  const full = await e.t.request('GET', `/api/llm/${p.id}/logs/${entry!.id}`, { token: owner.pat });
+  await e.t.flush();
+  const [entry] = (await e.t.request('GET', `/api/llm/${p.id}/logs`, { token: owner.pat })).body.logs as Array<{ id: string }>;
+  assert.ok(entry, 'the request was logged');
+  const full = await e.t.request('GET', `/api/llm/${p.id}/logs/${entry.id}`, { token: owner.pat });
   assert.equal(full.status, 200, full.text);
   assert.ok(full.body.prompt.length > 4096, `prompt of ${full.body.prompt.length} characters`);
   assert.match(full.body.prompt, /END-OF-PROMPT/);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { fetch as undiciFetch } from 'undici';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
-import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from './test-kit.ts';
+import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
 
 let e: LlmEnv;
 let p: LlmProxyUnderTest;

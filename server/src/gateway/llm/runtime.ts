@@ -1,7 +1,7 @@
 // What the LLM data plane builds once per config version and proxy: the generic pipeline with the LLM rule types
 // (prompt_replace, prompt_guard, model_route, rate_limit with tokens_per_minute), the provider adapter, the
 // authorize phase and the upstream target. The request path only runs what is built here.
-import type { LlmProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { LlmProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import { buildPipeline, GENERIC_RULE_BUILDERS, type Authorize, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
 import { buildLambda } from '../rules/lambda/handler.ts';

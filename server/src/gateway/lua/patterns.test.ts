@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fengari from 'fengari';
-import { compileOrThrow, makeInput } from './test-support.ts';
+import { compileOrThrow, makeInput } from '../../testing/lua.ts';
 import { cpuMs } from '../../testing/cpu-time.ts';
 
 const { lua, lauxlib } = fengari;

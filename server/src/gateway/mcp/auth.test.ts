@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from './test-kit.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
 
 let t: TestApp;
 let up: McpUpstream;

@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors as undiciErrors } from 'undici';
-import type { McpProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import { sendUpstream, type UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';

@@ -3,7 +3,7 @@
 // the flag `private:permissions:mcp` ("key may talk to MCP proxies"), which alone grants nothing. Upstream resources
 // have no ids, so only `mcp:<id>:resource:*` reaches them; synthetic resources are also reachable by their id.
 // Mode jwt: a valid token reaches every tool and resource (the issuer is the authority; firewall rules still apply).
-import { MCP_FLAG_TAG } from '../../keys/tags.ts';
+import { MCP_FLAG_TAG } from '@tollgate/contract';
 import type { Identity } from '../pipeline/types.ts';
 
 export interface McpPermissions {

@@ -3,17 +3,21 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { manualClock } from '../../testing/clock.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { SECRET_TEXT, startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
 
 let t: TestApp;
 let up: McpUpstream;
 let upJson: McpUpstream;
 let user: TestUser;
+// The app's clock stands still unless a test moves it: rate-limit windows and bans on the in-process state pass by
+// moving it (see passTime), and every Retry-After is exact.
+const clock = manualClock();
 
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ clock });
   up = await startMcpUpstream();
   upJson = await startMcpUpstream({ json: true });
   user = await t.createUser();
@@ -35,7 +39,16 @@ async function proxyWith(rules: unknown[], upstream = up): Promise<{ p: ProxyUnd
 }
 
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets `ms` of window time pass. On the in-process state that is moving the clock. Redis (REDIS_URL, as in CI)
+ * expires its keys in real time whatever the clock says, so there the test uses 1 s windows and waits for real.
+ */
+const onRedis = !!process.env.REDIS_URL;
+const WINDOW_S = onRedis ? 1 : 60;
+async function passTime(ms: number): Promise<void> {
+  if (onRedis) await new Promise((r) => setTimeout(r, ms));
+  else clock.advanceMs(ms);
+}
 
 // --- ip_acl ---
 
@@ -173,19 +186,20 @@ test('rate_limit dryrun never blocks but records rate_limit_dryrun; a tool-scope
 });
 
 test('rate_limit fixed window resets after timespan; reset_expire_on_hit keeps pushing it back', async () => {
-  const fixed = await proxyWith([{ rule_type: 'rate_limit', tools: ['*'], name: 'fixed', match_key: 'ip', threshold: 1, timespan: 1 }]);
-  const sliding = await proxyWith([{ rule_type: 'rate_limit', tools: ['*'], name: 'sliding', match_key: 'ip', threshold: 1, timespan: 1, reset_expire_on_hit: true }]);
+  const fixed = await proxyWith([{ rule_type: 'rate_limit', tools: ['*'], name: 'fixed', match_key: 'ip', threshold: 1, timespan: WINDOW_S }]);
+  const sliding = await proxyWith([{ rule_type: 'rate_limit', tools: ['*'], name: 'sliding', match_key: 'ip', threshold: 1, timespan: WINDOW_S, reset_expire_on_hit: true }]);
+  const window = WINDOW_S * 1000;
   const hf = { authorization: `Bearer ${fixed.key}` };
   const hs = { authorization: `Bearer ${sliding.key}` };
   assert.equal((await rawPost(fixed.p.pathUrl, INIT, hf)).status, 200);
   assert.equal((await rawPost(sliding.p.pathUrl, INIT, hs)).status, 200);
-  await sleep(650);
+  await passTime(window * 0.65);
   assert.equal((await rawPost(fixed.p.pathUrl, INIT, hf)).status, 429);
   assert.equal((await rawPost(sliding.p.pathUrl, INIT, hs)).status, 429);
-  await sleep(650);
-  assert.equal((await rawPost(fixed.p.pathUrl, INIT, hf)).status, 200, 'the fixed window expired 1 s after its first hit');
+  await passTime(window * 0.65);
+  assert.equal((await rawPost(fixed.p.pathUrl, INIT, hf)).status, 200, 'the fixed window expired one timespan after its first hit');
   assert.equal((await rawPost(sliding.p.pathUrl, INIT, hs)).status, 429, 'the sliding window was pushed back by the last hit');
-  await sleep(1100);
+  await passTime(window * 1.1);
   assert.equal((await rawPost(sliding.p.pathUrl, INIT, hs)).status, 200);
 });
 

@@ -1,6 +1,6 @@
 // Everything the MCP handler needs for one proxy at one config version, built once: the generic pipeline with the
 // MCP rule handlers, the synthetic catalog, the upstream target and agent, and per-credential permissions.
-import type { McpProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import { buildPipeline, GENERIC_RULE_BUILDERS, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
 import type { Identity } from '../pipeline/types.ts';

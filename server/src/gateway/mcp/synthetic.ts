@@ -2,7 +2,7 @@
 // /api/mcp/:id/resources and the mcp_resource rules (optionally exposed as a tool, optionally pointed to from other
 // tools' descriptions). Built once per config version. When a URI is defined twice, the first definition wins (API
 // resources first, then rules in array order).
-import type { McpProxyConfig } from '../../contract/snapshot.ts';
+import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
 import { resourceFromRule, resourcePointer, type ResourceEntry } from '../rules/mcp_resource/handler.ts';
 
 export type SyntheticResource = ResourceEntry;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from './test-kit.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
 
 let t: TestApp;
 let sse: McpUpstream;
@@ -137,11 +137,17 @@ test('GET opens the server stream; Last-Event-ID is forwarded for resumption', a
   assert.equal(resumed.status, 200);
   const reader = resumed.body!.getReader();
   let text = '';
-  const deadline = Date.now() + 3000;
-  while (!text.includes('"id":7') && Date.now() < deadline) {
-    const chunk = await Promise.race([reader.read(), new Promise<{ done: true; value: undefined }>((r) => setTimeout(() => r({ done: true, value: undefined }), 3000))]);
-    if (chunk.done) break;
-    text += Buffer.from(chunk.value).toString();
+  // A deadline, not a wait: the read gives up after 3 s if the replay never comes (the stream itself stays open).
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ done: true; value: undefined }>((r) => { timer = setTimeout(() => r({ done: true, value: undefined }), 3000); });
+  try {
+    while (!text.includes('"id":7')) {
+      const chunk = await Promise.race([reader.read(), deadline]);
+      if (chunk.done) break;
+      text += Buffer.from(chunk.value).toString();
+    }
+  } finally {
+    clearTimeout(timer);
   }
   ac2.abort();
   assert.match(text, /"id":7/, 'the replayed events after Last-Event-ID reach the client');

@@ -2,7 +2,7 @@
 // keep-alive connections survive rule edits) and the upstream URL for a forwarded path. The header policy is the
 // gateway's, shared with LLM proxies (../upstream-headers.ts).
 import type { Dispatcher } from 'undici';
-import type { McpProxyConfig } from '../../contract/snapshot.ts';
+import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
 
 export interface UpstreamTarget {

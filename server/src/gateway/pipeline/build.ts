@@ -1,8 +1,8 @@
 // Builds a proxy's pipeline once per config version: the authenticator and the compiled rule handlers, sorted into
 // the phase lists the request path walks. Nothing here runs per request.
-import type { ProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
-import type { Rule, RuleType } from '../rules/registry.ts';
+import type { Rule, RuleType } from '@tollgate/contract';
 import { createAuthenticator, type Authenticator } from '../auth/index.ts';
 import { toolScope } from './scope.ts';
 import type { RuleHandler } from './types.ts';

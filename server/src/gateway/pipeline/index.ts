@@ -39,7 +39,6 @@ export type { Identity, RequestFacts, Exchange, EventSpec, Verdict, RuleHandler,
 export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilders } from './build.ts';
 export { newExchange, runAccessPhases, emitFor, type Authorize } from './run.ts';
 export { toolScope } from './scope.ts';
-export { clientIp } from './client-ip.ts';
 export { storeCached } from '../rules/static_cache/handler.ts';
 
 /** Rule types whose behaviour does not depend on the proxy kind. */

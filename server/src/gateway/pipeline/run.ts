@@ -11,18 +11,18 @@
 //
 // The upstream call, the response rules and the log phase belong to the kind handler (their shapes differ).
 import type { IncomingMessage } from 'node:http';
-import type { Snapshot, ProxyConfig } from '../../contract/snapshot.ts';
+import type { Snapshot, ProxyConfig } from '../../snapshot/snapshot.ts';
 import { sha256Hex } from '../../crypto/tokens.ts';
+import { strictBearerToken } from '../../http/authorization.ts';
+import { clientIp } from '../../http/client-ip.ts';
 import type { Services } from '../../services.ts';
-import { bearerToken } from '../auth/index.ts';
 import { emitEvent } from '../events.ts';
 import type { Pipeline } from './build.ts';
-import { clientIp } from './client-ip.ts';
 import type { EventSpec, Exchange, RequestFacts, RuleHandler, Verdict } from './types.ts';
 
 /** Creates the exchange for a request. `token` defaults to the Bearer token; LLM providers pass their own header. */
 export function newExchange(
-  s: Services, snapshot: Snapshot, proxy: ProxyConfig, req: IncomingMessage, facts: RequestFacts, token = bearerToken(req.headers),
+  s: Services, snapshot: Snapshot, proxy: ProxyConfig, req: IncomingMessage, facts: RequestFacts, token = strictBearerToken(req.headers),
 ): Exchange {
   return {
     s, snapshot, proxy, req, facts, token,

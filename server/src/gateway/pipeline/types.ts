@@ -1,6 +1,6 @@
 // The vocabulary of the gateway request pipeline, shared by the MCP and LLM data planes.
 import type { IncomingMessage } from 'node:http';
-import type { ProxyConfig, Snapshot } from '../../contract/snapshot.ts';
+import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import type { GatewayEvent } from '../events.ts';
 

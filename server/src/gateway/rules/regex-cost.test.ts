@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAX_REPETITION_SIZE, repetitionSize } from './regex-cost.ts';
-import { compileUserRegex, slowPatternReason } from './regex.ts';
+import { MAX_REPETITION_SIZE, repetitionSize, slowPatternReason } from '@tollgate/contract';
+import { compileUserRegex } from './regex.ts';
 import { DETECTORS } from './prompt_guard/detectors.ts';
 
 test('counted repetitions expand to n copies, plus one branch per optional copy; the rest of the pattern counts nothing', () => {

@@ -2,7 +2,8 @@
 // one code point like String.prototype.replace), and its cost staying linear in the number of matches.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileUserRegex, Replacer, replaceAll, slowPatternReason } from './regex.ts';
+import { compileUserRegex, Replacer, replaceAll } from './regex.ts';
+import { slowPatternReason } from '@tollgate/contract';
 import { cpuMs } from '../../testing/cpu-time.ts';
 
 /** The same replacement with a JavaScript RegExp (for patterns both engines read alike), as the reference. */

@@ -1,7 +1,7 @@
 // User-supplied patterns run on RE2 (linear time: no catastrophic backtracking can hang the gateway). PCRE
-// constructs RE2 cannot run (backreferences, lookaround, possessive quantifiers) are rejected when rules are saved.
+// constructs RE2 cannot run (backreferences, lookaround, possessive quantifiers) are rejected when rules are saved, and
+// so are patterns whose structure makes RE2 slow (the contract's slowPatternReason, @tollgate/contract).
 import RE2 from 're2';
-import { MAX_REPETITION_SIZE, repetitionSize } from './regex-cost.ts';
 
 export type UserRegex = RE2;
 
@@ -12,18 +12,6 @@ export function compileUserRegex(pattern: string, flags: string, extra = ''): { 
   } catch (err) {
     return { error: `invalid or unsupported regular expression (RE2 syntax, no backreferences or lookaround): ${(err as Error).message}` };
   }
-}
-
-/**
- * RE2 is linear, but a pattern whose counted repetitions expand to a large program falls off its DFA and then costs
- * microseconds per input byte (`\\d{1,1000}x`: ~20 s on 1 MB), and a client controls the input. Such a pattern is
- * refused when it is saved, by its structure (regex-cost.ts), so the answer never depends on the host's load.
- * Returns the reason, if any.
- */
-export function slowPatternReason(pattern: string): string | undefined {
-  const size = repetitionSize(pattern);
-  if (size <= MAX_REPETITION_SIZE) return undefined;
-  return `pattern is too slow on long inputs (its counted repetitions expand to ${size} instructions, at most ${MAX_REPETITION_SIZE} are allowed; keep counted repetitions of groups small)`;
 }
 
 /** A replacement template split once into literal text and group numbers ($0..$9). */

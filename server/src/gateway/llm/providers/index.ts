@@ -1,5 +1,5 @@
 // The provider adapters by id (DESIGN §5). Adding a provider is one folder and one line here.
-import type { ProviderId } from '../../../config/config.ts';
+import type { ProviderId } from '@tollgate/contract';
 import { anthropic } from './anthropic/index.ts';
 import { gemini } from './gemini/index.ts';
 import { mistral } from './mistral/index.ts';

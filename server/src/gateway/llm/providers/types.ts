@@ -2,7 +2,7 @@
 // format (STYLE "One folder per provider"). No I/O: the LLM handler does the HTTP, these functions read and rewrite
 // JSON values and SSE events, and are tested with recorded wire fixtures.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ProviderId } from '../../../config/config.ts';
+import type { ProviderId } from '@tollgate/contract';
 import type { TokenUsage } from '../../../pricing/cost.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../pipeline/test-exchange.ts';
+import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
 import type { Verdict } from '../../pipeline/types.ts';
-import { ipAclSchema } from './schema.ts';
+import { ipAclSchema } from '@tollgate/contract';
 import { buildIpAcl } from './handler.ts';
 
 function gate(rules: Array<Record<string, unknown>>) {

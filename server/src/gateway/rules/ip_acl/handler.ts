@@ -2,11 +2,11 @@
 // apply to the request's tools, in array order, the first one whose CIDRs contain the client address decides
 // (allow passes, deny blocks). When none matches and at least one applicable rule is an allow list, the request is
 // blocked (an allow list is default-deny); otherwise it passes. Blocks are 403 with event ip_blocked.
-import { cidrContains, parseCidr, parseIp, type Cidr } from '../../../net/cidr.ts';
+import { cidrContains, parseCidr, parseIp, type Cidr } from '@tollgate/contract';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, ToolScope, Verdict } from '../../pipeline/types.ts';
-import type { IpAclRule } from './schema.ts';
+import type { IpAclRule } from '@tollgate/contract';
 
 export const IP_BLOCKED_MESSAGE = 'Access denied by IP rule';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../pipeline/test-exchange.ts';
-import { lambdaSchema } from './schema.ts';
+import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { lambdaSchema } from '@tollgate/contract';
 import { buildLambda } from './handler.ts';
 
 const build = (phase: 'access' | 'response', lua: string, tools = ['*']) =>

@@ -11,7 +11,7 @@ import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { isRecord, RpcCode, type JsonRpcMessage } from '../../mcp/jsonrpc.ts';
 import { inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
-import type { LambdaRule } from './schema.ts';
+import type { LambdaRule } from '@tollgate/contract';
 import { CREDENTIAL_HEADERS } from '../../upstream-headers.ts';
 
 export const lambdaFailedMessage = (name: string) => `Request blocked: lambda rule "${name}" failed`;

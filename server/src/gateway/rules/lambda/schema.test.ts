@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../../../http/errors.ts';
-import { validateRules } from '../registry.ts';
+import { validateRules } from '../validate.ts';
 
 const rule = (lua_code: unknown, phase = 'access') => ({ rule_type: 'lambda', tools: ['*'], name: 'r', phase, lua_code });
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSynthetic } from '../../mcp/synthetic.ts';
-import { fakeWorld } from '../../pipeline/test-exchange.ts';
-import { mcpResourceSchema } from './schema.ts';
+import { fakeWorld } from '../../../testing/exchange.ts';
+import { mcpResourceSchema } from '@tollgate/contract';
 import { resourceFromRule, resourcePointer } from './handler.ts';
 
 const rule = (r: Record<string, unknown> = {}) => mcpResourceSchema.parse({

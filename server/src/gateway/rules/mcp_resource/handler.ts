@@ -4,7 +4,7 @@
 // become the resource's MCP annotations. Access: key tag `mcp:<id>:resource:<resource_id>` (or `resource:*`) for
 // the resource, `mcp:<id>:tool:<tool_name>` (or `tool:*`) for the tool. The MCP handler merges these entries with
 // the proxy's API resources (mcp/synthetic.ts).
-import type { McpResourceRule } from './schema.ts';
+import type { McpResourceRule } from '@tollgate/contract';
 
 export interface ResourceEntry {
   id: string;

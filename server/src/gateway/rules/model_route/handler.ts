@@ -7,7 +7,7 @@ import type { LlmRuleHandler } from '../../llm/rule-handler.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import { compileUserRegex } from '../regex.ts';
-import type { ModelRouteRule } from './schema.ts';
+import type { ModelRouteRule } from '@tollgate/contract';
 
 export function buildModelRoute(entries: RuleEntry<ModelRouteRule>[]): LlmRuleHandler[] {
   return entries.map(({ rule, index }) => {

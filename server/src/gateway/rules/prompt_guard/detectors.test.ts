@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DETECTOR_IDS, type DetectorId } from './detector-ids.ts';
+import { DETECTOR_IDS, type DetectorId } from '@tollgate/contract';
 import { COMPILED_DETECTORS, DETECTORS } from './detectors.ts';
 
 const CASES: Record<DetectorId, { hits: string[]; misses: string[] }> = {

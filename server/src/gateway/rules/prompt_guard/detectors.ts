@@ -3,7 +3,7 @@
 // topics: "how do I enable developer mode on my phone" must not fire, "you are now in developer mode" must.
 // docs/prompt-guard.md documents each detector; detectors.test.ts holds true- and false-positive cases for all.
 import RE2 from 're2';
-import type { DetectorId } from './detector-ids.ts';
+import type { DetectorId } from '@tollgate/contract';
 import type { UserRegex } from '../regex.ts';
 
 export interface Detector {

@@ -11,7 +11,7 @@ import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { replaceAll } from '../regex.ts';
 import { COMPILED_DETECTORS, type CompiledDetector } from './detectors.ts';
-import type { PromptGuardRule } from './schema.ts';
+import type { PromptGuardRule } from '@tollgate/contract';
 
 export const PROMPT_GUARD_BLOCKED = 'Request blocked by prompt guard';
 

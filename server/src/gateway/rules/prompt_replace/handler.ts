@@ -7,7 +7,7 @@ import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import { Replacer } from '../regex.ts';
-import type { PromptReplaceRule } from './schema.ts';
+import type { PromptReplaceRule } from '@tollgate/contract';
 
 export function buildPromptReplace(entries: RuleEntry<PromptReplaceRule>[]): LlmRuleHandler[] {
   return entries.map(({ rule, index }) => {

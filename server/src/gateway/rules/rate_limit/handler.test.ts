@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld, type FakeRequest } from '../../pipeline/test-exchange.ts';
+import { fakeExchange, fakeWorld, type FakeRequest } from '../../../testing/exchange.ts';
 import type { RuleHandler, Verdict } from '../../pipeline/types.ts';
-import { rateLimitSchema } from './schema.ts';
+import { rateLimitSchema } from '@tollgate/contract';
 import { buildRateLimit } from './handler.ts';
 
 function setup(rules: Array<Record<string, unknown>>) {

@@ -11,7 +11,7 @@ import type { RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
-import type { RateLimitRule } from './schema.ts';
+import type { RateLimitRule } from '@tollgate/contract';
 
 export const BANNED_MESSAGE = 'IP address temporarily banned';
 export const RATE_LIMITED_MESSAGE = 'Rate limit exceeded';

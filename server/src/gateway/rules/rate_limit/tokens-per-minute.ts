@@ -13,7 +13,7 @@ import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { BANNED_MESSAGE, RATE_LIMITED_MESSAGE, banKey, digest } from './handler.ts';
-import type { RateLimitRule } from './schema.ts';
+import type { RateLimitRule } from '@tollgate/contract';
 
 const MATCH_KEY = 'tokens_per_minute';
 

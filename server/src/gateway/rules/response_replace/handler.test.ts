@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../pipeline/test-exchange.ts';
-import { responseReplaceSchema } from './schema.ts';
+import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { responseReplaceSchema } from '@tollgate/contract';
 import { buildResponseReplace } from './handler.ts';
 import { cpuMsAsync } from '../../../testing/cpu-time.ts';
 

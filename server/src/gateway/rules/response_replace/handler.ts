@@ -9,7 +9,7 @@ import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import { CONTENT_METHODS, inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
 import type { JsonRpcMessage } from '../../mcp/jsonrpc.ts';
-import type { ResponseReplaceRule } from './schema.ts';
+import type { ResponseReplaceRule } from '@tollgate/contract';
 
 /** Applies fn to every string in a JSON value; returns the same object when nothing changed. */
 export function mapStrings(v: unknown, fn: (s: string) => string): unknown {

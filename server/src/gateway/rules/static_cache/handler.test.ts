@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cacheToolPrefix } from '../../cache-keys.ts';
-import { fakeExchange, fakeWorld } from '../../pipeline/test-exchange.ts';
-import { staticCacheSchema } from './schema.ts';
+import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { staticCacheSchema } from '@tollgate/contract';
 import { buildStaticCache, storeCached } from './handler.ts';
 
 const rule = (r: Record<string, unknown> = {}) => staticCacheSchema.parse({ rule_type: 'static_cache', tools: ['*'], cache_ttl: 60, ...r });

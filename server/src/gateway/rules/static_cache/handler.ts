@@ -10,7 +10,7 @@ import { cacheKey } from '../../cache-keys.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
-import type { StaticCacheRule } from './schema.ts';
+import type { StaticCacheRule } from '@tollgate/contract';
 
 // A snapshot's rules array never changes (a rules PUT builds a new snapshot), so its digest is computed once.
 const digests = new WeakMap<readonly unknown[], string>();

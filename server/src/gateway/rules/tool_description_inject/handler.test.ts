@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toolDescriptionInjectSchema } from './schema.ts';
+import { toolDescriptionInjectSchema } from '@tollgate/contract';
 import { buildToolDescriptionInject, injectDescription } from './handler.ts';
 
 test('prepend and append with a blank line; an empty description becomes the text', () => {

@@ -4,7 +4,7 @@
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { McpRuleHandler } from '../../mcp/rule-hooks.ts';
-import type { ToolDescriptionInjectRule } from './schema.ts';
+import type { ToolDescriptionInjectRule } from '@tollgate/contract';
 
 export function injectDescription(description: string, text: string, position: 'prepend' | 'append'): string {
   if (!description) return text;

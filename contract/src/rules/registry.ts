@@ -1,0 +1,82 @@
+// The rule types (one per folder, listed by the generated all.ts), which proxy kinds accept them, and the check of a
+// whole rule array (PUT .../rules) with the API's messages. Checks that need the engines the gateway runs (RE2
+// syntax, Lua compilation) are added by the server on top of this one.
+import { z } from 'zod';
+import { issueMessage, type Checked } from '../messages.ts';
+import type { ProxyKind } from './common.ts';
+import { RULE_DEFINITIONS, RULE_SCHEMA_LIST } from './all.ts';
+
+export const ruleSchema = z.discriminatedUnion('rule_type', RULE_SCHEMA_LIST);
+export type Rule = z.output<typeof ruleSchema>;
+export type RuleType = Rule['rule_type'];
+
+type SchemaOf<T extends RuleType> = Extract<(typeof RULE_SCHEMA_LIST)[number], { shape: { rule_type: z.ZodLiteral<T> } }>;
+
+function ruleTypeOf(schema: z.ZodObject): RuleType {
+  return (schema.shape.rule_type as z.ZodLiteral<RuleType>).value;
+}
+
+export const RULE_SCHEMAS = Object.fromEntries(RULE_DEFINITIONS.map((d) => [ruleTypeOf(d.schema), d.schema])) as {
+  [T in RuleType]: SchemaOf<T>;
+};
+
+export const RULE_TYPES: readonly RuleType[] = RULE_DEFINITIONS.map((d) => ruleTypeOf(d.schema));
+
+function typesFor(kind: ProxyKind): readonly RuleType[] {
+  return RULE_DEFINITIONS.filter((d) => d.kinds.includes(kind)).map((d) => ruleTypeOf(d.schema));
+}
+
+export const RULE_TYPES_BY_KIND: Record<ProxyKind, readonly RuleType[]> = { mcp: typesFor('mcp'), llm: typesFor('llm') };
+
+export const rulesBodySchema = z.object({ rules: z.array(z.unknown()) });
+
+const KIND_NAME: Record<ProxyKind, string> = { mcp: 'MCP', llm: 'LLM' };
+
+/** A check the contract cannot make itself (the server's engines: RE2 syntax, Lua compilation). */
+export type RuleEngineCheck = (rule: Rule) => { field: string; message: string } | undefined;
+
+/**
+ * Checks a PUT body's rules for a proxy kind, in order, each rule wholly before the next; the messages name the rule
+ * index and field.
+ */
+export function checkRules(kind: ProxyKind, input: readonly unknown[], engineCheck?: RuleEngineCheck): Checked<Rule[]> {
+  const out: Rule[] = [];
+  const rateLimitNames = new Set<string>();
+  for (const [i, raw] of input.entries()) {
+    const type = (raw as { rule_type?: unknown } | null)?.rule_type;
+    if (typeof type !== 'string' || !RULE_TYPES.includes(type as RuleType)) {
+      return { ok: false, message: `rules[${i}].rule_type: must be one of ${RULE_TYPES_BY_KIND[kind].join(', ')}` };
+    }
+    if (!RULE_TYPES_BY_KIND[kind].includes(type as RuleType)) {
+      return { ok: false, message: `rules[${i}].rule_type: ${type} is not valid on ${KIND_NAME[kind]} proxies (rule index ${i})` };
+    }
+    const r = RULE_SCHEMAS[type as RuleType].safeParse(raw);
+    if (!r.success) {
+      return { ok: false, message: issueMessage(r.error.issues.map((iss) => ({ ...iss, path: ['rules', i, ...iss.path] }))) };
+    }
+    const rule = r.data as Rule;
+    const engine = engineCheck?.(rule);
+    if (engine) return { ok: false, message: `rules[${i}].${engine.field}: ${engine.message}` };
+    const wrong = kindProblem(kind, rule, i, rateLimitNames);
+    if (wrong) return { ok: false, message: wrong };
+    out.push(rule);
+  }
+  return { ok: true, value: out };
+}
+
+function kindProblem(kind: ProxyKind, rule: Rule, i: number, rateLimitNames: Set<string>): string | undefined {
+  // LLM requests name no tool, so any other scope would store a rule that never runs (spec: still ['*'] on LLM).
+  if (kind === 'llm' && !(rule.tools.length === 1 && rule.tools[0] === '*')) {
+    return `rules[${i}].tools: must be ["*"] on LLM proxies (rule index ${i})`;
+  }
+  if (rule.rule_type === 'lambda' && kind === 'llm' && rule.phase !== 'access') {
+    return `rules[${i}].phase: lambda phase response is MCP-only (rule index ${i})`;
+  }
+  if (rule.rule_type !== 'rate_limit') return undefined;
+  if (rule.match_key === 'tokens_per_minute' && kind !== 'llm') {
+    return `rules[${i}].match_key: tokens_per_minute is LLM-only (rule index ${i})`;
+  }
+  if (rateLimitNames.has(rule.name)) return `rules[${i}].name: rate_limit name "${rule.name}" is already used on this proxy`;
+  rateLimitNames.add(rule.name);
+  return undefined;
+}

@@ -1,0 +1,65 @@
+// The OpenAPI document is good enough for client generators: openapi-typescript turns docs/openapi.json into types,
+// and a small openapi-fetch program type-checks against them (response fields, enums, path parameters). A response
+// documented as a bare object would make `data.proxyHost` a type error, and so fail this test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+// Inside the repository (ignored by git) so that the program resolves openapi-fetch from node_modules.
+const dir = join(root, '.cache', 'typed-client');
+
+const PROGRAM = `import createClient from 'openapi-fetch';
+import type { paths } from './api.ts';
+
+const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080', headers: { authorization: 'Bearer svc_pat_x' } });
+
+export async function demo(): Promise<string[]> {
+  const out: string[] = [];
+  const mcp = await client.GET('/api/mcp/{id}', { params: { path: { id: '1' } } });
+  if (mcp.data) {
+    const host: string = mcp.data.proxyHost;
+    const tools: string[] = mcp.data.tools.map((t) => t.name);
+    const auth: 'none' | 'bearer' = mcp.data.authType;
+    out.push(host, ...tools, auth);
+  }
+  if (mcp.error) out.push(mcp.error.error);
+  const llm = await client.POST('/api/llm', { body: { name: 'n', provider: 'openai', budget: { period: 'daily', capUsd: 5 } } });
+  if (llm.data) {
+    const provider: 'openai' | 'anthropic' | 'gemini' | 'mistral' = llm.data.provider;
+    const cap: number | undefined = llm.data.budget?.capUsd;
+    out.push(provider, String(cap));
+  }
+  const key = await client.POST('/api/keys', { body: { name: 'ci', llmPermissions: [{ id: '1', models: ['*'] }] } });
+  if (key.data) out.push(key.data.key.key, key.data.message);
+  const rules = await client.PUT('/api/mcp/{id}/rules', {
+    params: { path: { id: '1' } },
+    body: { rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'ip', threshold: 10, timespan: 60 }] },
+  });
+  for (const r of rules.data?.rules ?? []) if (r.rule_type === 'rate_limit') out.push(r.name);
+  // @ts-expect-error provider is an enum of four ids
+  await client.POST('/api/llm', { body: { name: 'n', provider: 'nope' } });
+  // @ts-expect-error listings carry no content
+  out.push((await client.GET('/api/mcp')).data?.servers[0]?.resources[0]?.content ?? '');
+  return out;
+}
+`;
+
+test('openapi-typescript types from docs/openapi.json type-check an openapi-fetch program', () => {
+  mkdirSync(dir, { recursive: true });
+  const gen = spawnSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(root, 'docs/openapi.json'), '-o', join(dir, 'api.ts')], { encoding: 'utf8' });
+  assert.equal(gen.status, 0, gen.stderr);
+  writeFileSync(join(dir, 'program.ts'), PROGRAM);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
+      allowImportingTsExtensions: true, skipLibCheck: true, types: [],
+    },
+    files: ['program.ts'],
+  }));
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+  assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});

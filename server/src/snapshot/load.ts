@@ -1,0 +1,118 @@
+// Builds a Snapshot from storage: a handful of queries per config version, never per request.
+import type { ProviderId } from '@tollgate/contract';
+import type { SecretBox } from '../crypto/secrets.ts';
+import type { Queryable } from '../db/db.ts';
+import type { Rule } from '@tollgate/contract';
+import type { Pin } from '../net/upstream-guard.ts';
+import { readConfigVersion } from '../config/changes.ts';
+import { tagLimit } from '@tollgate/contract';
+import {
+  DEFAULT_AUTH, DEFAULT_LLM_MAX_RESP_BODY_KB, DEFAULT_MCP_MAX_RESP_BODY_KB, type BudgetConfig, type ClientCredential,
+  type InboundAuth, type McpTool, type OwnerLimits, type ProxyConfig, type Snapshot, type SyntheticResource,
+} from './snapshot.ts';
+
+interface ServiceRow {
+  [k: string]: unknown;
+  service_id: string;
+  proxy_id: string;
+  proxy_kind: 'mcp' | 'llm';
+  user_id: string;
+  upstream_url: string;
+  plugin_auth: InboundAuth | null;
+  rules: Rule[];
+  consumer_tags: string[];
+}
+
+export async function loadSnapshot(q: Queryable, secrets: SecretBox): Promise<Snapshot> {
+  const version = await readConfigVersion(q);
+  const services = await q.query<ServiceRow>(
+    `SELECT s.id AS service_id, s.proxy_id, s.proxy_kind, s.user_id, s.upstream_url, p.auth AS plugin_auth, p.rules,
+            co.tags AS consumer_tags
+       FROM gateway_services s JOIN gateway_plugins p ON p.service_id = s.id JOIN consumers co ON co.user_id = s.user_id`,
+  );
+  const routes = await q.query<{ service_id: string; kind: 'host' | 'path'; match: string }>('SELECT service_id, kind, match FROM gateway_routes');
+  const mcps = new Map((await q.query<{ id: string; name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null }>(
+    'SELECT id, name, auth_type, auth_token_enc, tools, pin FROM mcp_servers')).map((r) => [r.id, r]));
+  const llms = new Map((await q.query<{ id: string; name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null }>(
+    'SELECT id, name, provider, allowed_models, provider_key_enc, log_conversations, budget, pin FROM llm_proxies')).map((r) => [r.id, r]));
+  const resources = await q.query<{ id: string; mcp_id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>(
+    'SELECT id, mcp_id, uri, name, description, mime_type, content FROM mcp_resources ORDER BY created_at, uri');
+  const keyBudgets = await q.query<{ llm_id: string; credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>(
+    'SELECT llm_id, credential_id, period, cap_usd, hard_block FROM key_budgets');
+  const creds = await q.query<{ id: string; consumer_id: string; user_id: string; key_hash: string; tags: string[]; is_pat: boolean }>(
+    'SELECT c.id, c.consumer_id, co.user_id, c.key_hash, c.tags, c.is_pat FROM credentials c JOIN consumers co ON co.id = c.consumer_id');
+
+  const resByMcp = groupBy(resources, (r) => r.mcp_id);
+  const budgetsByLlm = groupBy(keyBudgets, (r) => r.llm_id);
+  const proxies = new Map<string, ProxyConfig>();
+  const byService = new Map<string, string>();
+  for (const s of services) {
+    const p = buildProxy(s, secrets, mcps, llms, resByMcp, budgetsByLlm);
+    if (!p) continue;
+    proxies.set(p.id, p);
+    byService.set(s.service_id, p.id);
+  }
+  const hosts = new Map<string, string>();
+  const paths = new Map<string, string>();
+  for (const r of routes) {
+    const id = byService.get(r.service_id);
+    if (id) (r.kind === 'host' ? hosts : paths).set(r.match, id);
+  }
+  const credentialsByHash = new Map<string, ClientCredential>();
+  for (const c of creds) {
+    credentialsByHash.set(c.key_hash, { credentialId: c.id, consumerId: c.consumer_id, userId: c.user_id, tags: c.tags, isPat: c.is_pat });
+  }
+  return { version, proxies, hosts, paths, credentialsByHash };
+}
+
+function limitsFrom(tags: string[]): OwnerLimits {
+  return {
+    mcpMaxRespBodyKb: tagLimit(tags, 'private:permissions:mcp:max_resp_body_kb:') ?? DEFAULT_MCP_MAX_RESP_BODY_KB,
+    llmMaxRespBodyKb: tagLimit(tags, 'private:permissions:llm:max_resp_body_kb:') ?? DEFAULT_LLM_MAX_RESP_BODY_KB,
+  };
+}
+
+type McpRow = { name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null };
+type LlmRow = { name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null };
+
+function buildProxy(
+  s: ServiceRow, secrets: SecretBox, mcps: Map<string, McpRow>, llms: Map<string, LlmRow>,
+  resByMcp: Map<string, Array<{ id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>>,
+  budgetsByLlm: Map<string, Array<{ credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>>,
+): ProxyConfig | undefined {
+  const base = {
+    id: s.proxy_id, userId: s.user_id, upstreamUrl: s.upstream_url, auth: s.plugin_auth ?? DEFAULT_AUTH,
+    rules: s.rules ?? [], limits: limitsFrom(s.consumer_tags ?? []),
+  };
+  if (s.proxy_kind === 'mcp') {
+    const m = mcps.get(s.proxy_id);
+    if (!m) return undefined;
+    const resources: SyntheticResource[] = (resByMcp.get(s.proxy_id) ?? []).map((r) => ({
+      id: r.id, uri: r.uri, name: r.name, description: r.description, mimeType: r.mime_type, content: r.content,
+    }));
+    return {
+      ...base, kind: 'mcp', name: m.name, pin: m.pin, tools: m.tools ?? [], resources,
+      upstreamToken: m.auth_type === 'bearer' && m.auth_token_enc ? secrets.open(m.auth_token_enc, `mcp:${s.proxy_id}`) : undefined,
+    };
+  }
+  const l = llms.get(s.proxy_id);
+  if (!l) return undefined;
+  const keyBudgets: Record<string, BudgetConfig> = {};
+  for (const b of budgetsByLlm.get(s.proxy_id) ?? []) keyBudgets[b.credential_id] = { period: b.period, capUsd: b.cap_usd, hardBlock: b.hard_block };
+  return {
+    ...base, kind: 'llm', name: l.name, pin: l.pin, provider: l.provider, allowedModels: l.allowed_models ?? [],
+    logConversations: l.log_conversations, budget: l.budget, keyBudgets,
+    providerKey: l.provider_key_enc ? secrets.open(l.provider_key_enc, `llm:${s.proxy_id}`) : undefined,
+  };
+}
+
+function groupBy<T>(rows: T[], key: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
+}

@@ -1,0 +1,61 @@
+// Unit-test helper: an Exchange and the Services it needs without HTTP, a database or a network. The state store is
+// the real in-process one, the clock is settable and audit events are collected in an array.
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AuditEvent } from '../audit/writer.ts';
+import { DEFAULT_AUTH, type McpProxyConfig, type Snapshot } from '../snapshot/snapshot.ts';
+import { silentLogger } from '../log.ts';
+import type { Services } from '../services.ts';
+import { MemoryState } from '../state/memory.ts';
+import type { Rule } from '@tollgate/contract';
+import type { Exchange, Identity, RequestFacts } from '../gateway/pipeline/types.ts';
+
+export interface FakeWorld {
+  s: Services;
+  events: AuditEvent[];
+  now: { ms: number };
+  proxy: McpProxyConfig;
+  snapshot: Snapshot;
+}
+
+export function fakeWorld(rules: Rule[] = [], proxyOverrides: Partial<McpProxyConfig> = {}): FakeWorld {
+  const now = { ms: 1_700_000_000_000 };
+  const events: AuditEvent[] = [];
+  const s = {
+    state: new MemoryState(() => now.ms),
+    clock: { nowMs: () => now.ms },
+    log: silentLogger,
+    audit: { write: (e: AuditEvent) => events.push(e) },
+  } as unknown as Services;
+  const proxy: McpProxyConfig = {
+    kind: 'mcp', id: '11111111-1111-4111-8111-111111111111', userId: '22222222-2222-4222-8222-222222222222', name: 'p',
+    upstreamUrl: 'https://mcp.example.test/mcp', pin: null, auth: DEFAULT_AUTH, rules, limits: { mcpMaxRespBodyKb: 512, llmMaxRespBodyKb: 2048 },
+    upstreamToken: undefined, tools: [], resources: [], ...proxyOverrides,
+  };
+  const snapshot: Snapshot = { version: 1, proxies: new Map([[proxy.id, proxy]]), hosts: new Map(), paths: new Map(), credentialsByHash: new Map() };
+  return { s, events, now, proxy, snapshot };
+}
+
+export interface FakeRequest {
+  ip?: string;
+  userAgent?: string;
+  tools?: string[];
+  method?: string;
+  identity?: Partial<Identity>;
+  cache?: RequestFacts['cache'];
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export function fakeExchange(w: FakeWorld, r: FakeRequest = {}): Exchange {
+  const req = { headers: { 'user-agent': r.userAgent ?? 'test-agent', ...r.headers }, socket: { remoteAddress: r.ip ?? '127.0.0.1' } as Socket } as unknown as IncomingMessage;
+  return {
+    s: w.s, snapshot: w.snapshot, proxy: w.proxy, req, token: 'tgk_test', tokenHash: 'h'.repeat(64),
+    clientIp: r.ip ?? '127.0.0.1', userAgent: r.userAgent ?? 'test-agent',
+    facts: { method: r.method ?? 'tools/call', tools: r.tools ?? [], cache: r.cache, body: r.body },
+    identity: {
+      mode: 'svc_api_key', credentialId: 'cred-1', consumerId: 'consumer-1', tags: [], consumerKey: 'consumer-1', apiKeyKey: 'cred-1',
+      ...r.identity,
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// Test kit for LLM gateway tests: a Tollgate whose four providers point at loopback fakes (TOLLGATE_PROVIDER_BASE_URL_*),
+// LLM proxies and client keys created through the management API (POST /api/llm, POST /api/keys, PUT rules).
+import assert from 'node:assert/strict';
+import type { ProviderId } from '@tollgate/contract';
+import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from './harness.ts';
+import { startFakeProvider, type FakeProvider } from './fake-providers.ts';
+
+export interface LlmEnv {
+  t: TestApp;
+  user: TestUser;
+  fakes: Record<ProviderId, FakeProvider>;
+  close(): Promise<void>;
+}
+
+export interface LlmProxyUnderTest {
+  id: string;
+  provider: ProviderId;
+  fake: FakeProvider;
+  /** Path-route base URL of the proxy (`<gateway>/<id>`). */
+  base: string;
+}
+
+const PROVIDERS: ProviderId[] = ['openai', 'anthropic', 'gemini', 'mistral'];
+
+export async function startLlmEnv(opts: TestAppOptions = {}): Promise<LlmEnv> {
+  const fakes = Object.fromEntries(await Promise.all(PROVIDERS.map(async (p) => [p, await startFakeProvider(p)]))) as Record<ProviderId, FakeProvider>;
+  const env: Record<string, string> = { ...opts.env };
+  for (const p of PROVIDERS) env[`TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`] = fakes[p].url;
+  const t = await startTestApp({ ...opts, env });
+  const user = await t.createUser();
+  return {
+    t, user, fakes,
+    async close() {
+      await t.close();
+      await Promise.all(PROVIDERS.map((p) => fakes[p].close()));
+    },
+  };
+}
+
+export async function createLlmProxy(e: LlmEnv, provider: ProviderId, extra: Record<string, unknown> = {}, user = e.user): Promise<LlmProxyUnderTest> {
+  const r = await e.t.request('POST', '/api/llm', {
+    token: user.pat, body: { name: `llm-${provider}`, provider, providerKey: e.fakes[provider].providerKey, ...extra },
+  });
+  assert.equal(r.status, 201, r.text);
+  const id = (r.body.proxy ?? r.body).id as string;
+  assert.ok(id, r.text);
+  return { id, provider, fake: e.fakes[provider], base: `${e.t.gateway}/${id}` };
+}
+
+export async function createLlmKey(e: LlmEnv, p: LlmProxyUnderTest, models: string[] = ['*'], user = e.user): Promise<{ id: string; key: string }> {
+  const r = await e.t.request('POST', '/api/keys', {
+    token: user.pat, body: { name: `k${Math.random().toString(36).slice(2, 8)}`, llmPermissions: [{ id: p.id, models }] },
+  });
+  assert.equal(r.status, 201, r.text);
+  return { id: r.body.key.id as string, key: r.body.key.key as string };
+}
+
+export async function putLlmRules(e: LlmEnv, p: LlmProxyUnderTest, rules: unknown[], user = e.user): Promise<void> {
+  const r = await e.t.request('PUT', `/api/llm/${p.id}/rules`, { token: user.pat, body: { rules } });
+  assert.equal(r.status, 200, r.text);
+}
+
+export async function patchLlm(e: LlmEnv, p: LlmProxyUnderTest, body: Record<string, unknown>): Promise<void> {
+  const r = await e.t.request('PATCH', `/api/llm/${p.id}`, { token: e.user.pat, body });
+  assert.equal(r.status, 200, r.text);
+}
+
+export async function rawLlm(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await r.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch { /* SSE or text */ }
+  return { status: r.status, headers: r.headers, text, json };
+}

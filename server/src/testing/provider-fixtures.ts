@@ -1,0 +1,24 @@
+// Recorded wire fixtures of each provider (gateway/llm/providers/<id>/fixtures/): read by the adapters' tests and replayed by
+// the loopback upstream fakes of the end-to-end tests and the benchmark.
+import { readFileSync } from 'node:fs';
+import type { ProviderId } from '@tollgate/contract';
+import { SseParser } from '../gateway/llm/sse.ts';
+import type { Endpoint, Json, ProviderAdapter } from '../gateway/llm/providers/types.ts';
+
+export function fixtureText(provider: ProviderId, name: string): string {
+  return readFileSync(new URL(`../gateway/llm/providers/${provider}/fixtures/${name}`, import.meta.url), 'utf8');
+}
+
+export function fixtureJson(provider: ProviderId, name: string): Json {
+  return JSON.parse(fixtureText(provider, name)) as Json;
+}
+
+/** Feeds an SSE fixture to the adapter's stream reader in chunks of `chunkSize` bytes (1 = byte by byte). */
+export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, chunkSize = 7, text = true) {
+  const reader = adapter.streamReader(ep, { text });
+  const parser = new SseParser((e, d) => reader.onEvent(e, d), 1 << 20);
+  const bytes = Buffer.from(wire);
+  for (let i = 0; i < bytes.length; i += chunkSize) parser.push(bytes.subarray(i, i + chunkSize));
+  parser.end();
+  return reader;
+}

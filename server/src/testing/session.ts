@@ -1,0 +1,37 @@
+// Test helpers for the dashboard session channel (used by the route tests; not imported by production code).
+import assert from 'node:assert/strict';
+import { SESSION_COOKIE } from '../auth/authenticate.ts';
+import { TEST_PASSWORD, type HttpResult, type TestApp } from './harness.ts';
+import { base32Decode, totpAt } from '../identity/totp.ts';
+
+export interface SignedIn {
+  /** `tollgate_session=<token>`, ready for a Cookie header. */
+  cookie: string;
+  token: string;
+  res: HttpResult;
+}
+
+export function sessionToken(res: HttpResult): string | undefined {
+  for (const c of res.headers.getSetCookie()) {
+    const m = new RegExp(`^${SESSION_COOKIE}=([^;]*)`).exec(c);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+export async function signIn(t: TestApp, email: string, password = TEST_PASSWORD, headers: Record<string, string> = {}): Promise<SignedIn> {
+  const res = await t.request('POST', '/api/auth/login', { body: { email, password }, headers });
+  assert.equal(res.status, 200, `sign-in failed: ${res.text}`);
+  const token = sessionToken(res);
+  assert.ok(token, 'sign-in set no session cookie');
+  return { cookie: `${SESSION_COOKIE}=${token}`, token, res };
+}
+
+/** Options for t.request with the session cookie (and extra headers). */
+export function withCookie(cookie: string, extra: { body?: unknown; headers?: Record<string, string> } = {}) {
+  return { body: extra.body, headers: { cookie, ...extra.headers } };
+}
+
+export function codeAt(secretBase32: string, unixS: number): string {
+  return totpAt(base32Decode(secretBase32), unixS);
+}
