@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildKeyTags, customTagProblem, findNameTag, nameTag, reservedNamespaceOf } from './tags.ts';
+import { buildKeyTags, customTagProblem, findNameTag, nameTag, parseKeyTags, reservedNamespaceOf } from './tags.ts';
 
 const M = '11111111-1111-4111-8111-111111111111';
 const L = '22222222-2222-4222-8222-222222222222';
@@ -46,4 +46,16 @@ test('customTagProblem refuses reserved namespaces and control characters', () =
   assert.equal(customTagProblem('env:prod'), undefined);
   assert.match(customTagProblem(`mcp:${M}:tool:*`) ?? '', /^the "mcp:" namespace is reserved/);
   assert.equal(customTagProblem('a\nb'), 'must not contain control characters');
+});
+
+test('parseKeyTags reads back what buildKeyTags wrote, model ids with colons included', () => {
+  const mcp = [{ id: M, tools: ['search', 'fetch'], resources: ['*'] }];
+  const llm = [{ id: L, models: ['gpt-4o', 'ft:gpt-4o:org:x'] }];
+  const parsed = parseKeyTags(buildKeyTags(nameTag('bot'), mcp, llm, ['team-a']));
+  assert.deepEqual(parsed, { name: 'bot', mcpPermissions: mcp, llmPermissions: llm, customTags: ['team-a'] });
+});
+
+test('parseKeyTags drops the PAT marker and the MCP flag, and keeps unknown plain tags as custom', () => {
+  const parsed = parseKeyTags(['svc:personal:token', 'name:x', 'private:permissions:mcp', 'env:prod']);
+  assert.deepEqual(parsed, { name: 'x', mcpPermissions: [], llmPermissions: [], customTags: ['env:prod'] });
 });

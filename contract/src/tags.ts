@@ -96,3 +96,40 @@ export const DEFAULT_MCP_LIMIT = 10;
 export const DEFAULT_API_KEY_LIMIT = 40;
 /** The spec leaves this default open; we chose 100 (docs/decisions/0003-quota-defaults.md). */
 export const DEFAULT_RESOURCE_LIMIT = 100;
+
+/** What a key's tags grant, read back: the inverse of buildKeyTags, for clients that reconcile (Terraform, operator). */
+export interface ParsedKeyTags {
+  name: string | undefined;
+  mcpPermissions: McpGrant[];
+  llmPermissions: LlmGrant[];
+  customTags: string[];
+}
+
+const MCP_GRANT = /^mcp:([^:]+):(tool|resource):(.+)$/s;
+const LLM_GRANT = /^llm:([^:]+):model:(.+)$/s;
+
+/** Grants come back grouped per proxy in the order the proxies first appear; the flag and svc: tags are dropped. */
+export function parseKeyTags(tags: readonly string[]): ParsedKeyTags {
+  const mcp = new Map<string, { id: string; tools: string[]; resources: string[] }>();
+  const llm = new Map<string, { id: string; models: string[] }>();
+  const customTags: string[] = [];
+  let name: string | undefined;
+  for (const t of tags) {
+    const m = MCP_GRANT.exec(t);
+    const l = LLM_GRANT.exec(t);
+    if (m) {
+      const g = mcp.get(m[1]!) ?? { id: m[1]!, tools: [], resources: [] };
+      (m[2] === 'tool' ? g.tools : g.resources).push(m[3]!);
+      mcp.set(g.id, g);
+    } else if (l) {
+      const g = llm.get(l[1]!) ?? { id: l[1]!, models: [] };
+      g.models.push(l[2]!);
+      llm.set(g.id, g);
+    } else if (t.startsWith(NAME_TAG_PREFIX)) {
+      name ??= t.slice(NAME_TAG_PREFIX.length);
+    } else if (!reservedNamespaceOf(t)) {
+      customTags.push(t);
+    }
+  }
+  return { name, mcpPermissions: [...mcp.values()], llmPermissions: [...llm.values()], customTags };
+}

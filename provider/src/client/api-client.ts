@@ -1,0 +1,74 @@
+// The management API as the provider sees it: JSON over HTTP with the caller's PAT. Errors come back as values (an
+// ApiError with the server's status and its exact `{error}` message), never as exceptions across the RPC boundary.
+export interface ApiError {
+  status: number;
+  message: string;
+}
+
+export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; error: ApiError };
+
+export interface ApiClientOptions {
+  endpoint: string;
+  token: string;
+  /** Per request; a hung server must not hang `terraform apply`. */
+  timeoutMs?: number;
+  userAgent?: string;
+}
+
+/** The status the API answers when the object does not exist (or belongs to someone else: same answer). */
+export const NOT_FOUND = 404;
+
+export class ApiClient {
+  readonly endpoint: string;
+  readonly #token: string;
+  readonly #timeoutMs: number;
+  readonly #userAgent: string;
+
+  constructor(o: ApiClientOptions) {
+    this.endpoint = o.endpoint.replace(/\/+$/, '');
+    this.#token = o.token;
+    this.#timeoutMs = o.timeoutMs ?? 60_000;
+    this.#userAgent = o.userAgent ?? 'terraform-provider-tollgate';
+  }
+
+  get<T>(path: string): Promise<ApiResult<T>> { return this.request<T>('GET', path); }
+  post<T>(path: string, body?: unknown): Promise<ApiResult<T>> { return this.request<T>('POST', path, body); }
+  put<T>(path: string, body: unknown): Promise<ApiResult<T>> { return this.request<T>('PUT', path, body); }
+  patch<T>(path: string, body: unknown): Promise<ApiResult<T>> { return this.request<T>('PATCH', path, body); }
+  delete<T>(path: string): Promise<ApiResult<T>> { return this.request<T>('DELETE', path); }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}`, accept: 'application/json', 'user-agent': this.#userAgent };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint + path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (err) {
+      return { ok: false, error: { status: 0, message: `cannot reach ${this.endpoint}: ${describeFetchError(err)}` } };
+    }
+    const text = await res.text();
+    const parsed = parseJson(text);
+    if (res.ok) return { ok: true, status: res.status, body: parsed as T };
+    const message = errorMessage(parsed) ?? (text.slice(0, 200) || res.statusText);
+    return { ok: false, error: { status: res.status, message } };
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+function errorMessage(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') return (body as { error: string }).error;
+  return undefined;
+}
+
+function describeFetchError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.name === 'TimeoutError') return 'the request timed out';
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? err.message;
+}

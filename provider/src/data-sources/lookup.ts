@@ -1,0 +1,43 @@
+// Data sources that find one proxy by id or by name (names are not unique: more than one match is an error).
+import type { DataSourceType, ObjectValue, Result } from '../framework/types.ts';
+import type { ApiClient } from '../client/api-client.ts';
+import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
+import { str } from '../resources/values.ts';
+
+interface Named { id: string; name: string }
+
+export interface LookupOptions<R extends Named> {
+  what: string;
+  one: (id: string) => string;
+  list: string;
+  listKey: string;
+  toState: (rec: R) => ObjectValue;
+}
+
+export function byIdOrName<R extends Named>(o: LookupOptions<R>): (client: ApiClient, config: ObjectValue) => Promise<Result<ObjectValue>> {
+  return async (client, config) => {
+    const id = str(config, 'id');
+    const name = str(config, 'name');
+    const ctx = { action: `Reading the ${o.what}` };
+    if (id !== null) {
+      const r = await client.get<R>(o.one(id));
+      if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, ctx)] };
+      return { value: o.toState(r.body), diagnostics: [] };
+    }
+    const r = await client.get<Record<string, R[]>>(o.list);
+    if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, ctx)] };
+    const found = (r.body[o.listKey] ?? []).filter((x) => x.name === name);
+    if (found.length !== 1) {
+      return { diagnostics: [errorDiagnostic(`No single ${o.what} named "${name}"`, `${found.length} ${o.what}s have that name; use id instead`, ['name'])] };
+    }
+    return { value: o.toState(found[0]!), diagnostics: [] };
+  };
+}
+
+export function validateIdOrName(config: ObjectValue) {
+  const both = config.id !== null && config.name !== null;
+  const none = config.id === null && config.name === null;
+  return both || none ? [errorDiagnostic('Set exactly one of id and name', undefined, ['id'])] : [];
+}
+
+export type LookupDataSource = DataSourceType<ApiClient>;

@@ -1,0 +1,34 @@
+// Pieces every resource uses: read-or-gone, and secrets that may be given as a stored sensitive argument or as a
+// Terraform 1.11 write-only argument (never stored) with a version that says when to send it again.
+import type { Attribute, ObjectValue, Result } from '../framework/types.ts';
+import { NOT_FOUND, type ApiResult } from '../client/api-client.ts';
+import { apiErrorDiagnostic, type ErrorContext } from '../client/diagnostics.ts';
+import { num, str } from './values.ts';
+
+/** GET the object; a 404 means it was deleted behind terraform's back, and terraform plans to create it again. */
+export async function readOrGone<T>(fetch: () => Promise<ApiResult<T>>, toState: (body: T) => ObjectValue, ctx: ErrorContext): Promise<Result<ObjectValue | null>> {
+  const r = await fetch();
+  if (r.ok) return { value: toState(r.body), diagnostics: [] };
+  if (r.error.status === NOT_FOUND) return { value: null, diagnostics: [] };
+  return { diagnostics: [apiErrorDiagnostic(r.error, ctx)] };
+}
+
+export function secretAttributes(name: string, description: string): Record<string, Attribute> {
+  return {
+    [name]: { type: 'string', optional: true, sensitive: true, description: `${description} Stored in the Terraform state (sensitive); use ${name}_wo to keep it out.` },
+    [`${name}_wo`]: { type: 'string', optional: true, sensitive: true, writeOnly: true, description: `Write-only form of ${name} (Terraform 1.11+): sent to the server, never stored in state. Change ${name}_wo_version to send a new value.` },
+    [`${name}_wo_version`]: { type: 'number', optional: true, description: `Any number; changing it sends ${name}_wo again.` },
+  };
+}
+
+/**
+ * The secret to send, or undefined to leave the stored one alone. On create whichever form is set; on update only
+ * when the stored form changed or the write-only version moved (terraform cannot see a write-only value change).
+ */
+export function writeOnlySecret(planned: ObjectValue, config: ObjectValue, name: string, prior?: ObjectValue): string | null | undefined {
+  const wo = str(config, `${name}_wo`);
+  if (!prior) return wo ?? str(planned, name) ?? undefined;
+  if (wo !== null && num(planned, `${name}_wo_version`) !== num(prior, `${name}_wo_version`)) return wo;
+  if (str(planned, name) !== str(prior, name)) return str(planned, name);
+  return undefined;
+}
