@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// npm run provider:install [-- --dir DIR]: builds the Terraform provider (contract/dist and provider/dist, when
+// stale) and installs it as `tollgate/tollgate` into Terraform's implied local mirror
+// (~/.terraform.d/plugins/registry.terraform.io/tollgate/tollgate/<version>/<os>_<arch>/), or into DIR with the
+// same layout (for a `filesystem_mirror` block), so that `terraform init` works offline. The installed file is a
+// small shell script that runs this clone's build with this node, so rebuild (run this again) after pulling.
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { compiledIsFresh } from '../server/bin/compiled.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const providerDir = join(root, 'provider');
+const contractDir = join(root, 'contract');
+const stamp = join(providerDir, 'dist', '.build-stamp');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const version = JSON.parse(readFileSync(join(providerDir, 'package.json'), 'utf8')).version;
+
+function arg(name) {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return undefined;
+  const v = process.argv[i + 1];
+  if (!v || v.startsWith('--')) { console.error(`${name} needs a value`); process.exit(2); }
+  return v;
+}
+
+function build() {
+  if (compiledIsFresh([join(providerDir, 'src'), join(contractDir, 'src')], stamp)) return;
+  const t0 = Date.now();
+  process.stderr.write('building contract/dist and provider/dist ... ');
+  for (const dir of [contractDir, providerDir]) {
+    rmSync(join(dir, 'dist'), { recursive: true, force: true });
+    const r = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], { stdio: 'inherit' });
+    if (r.status !== 0) { process.stderr.write('failed\n'); process.exit(r.status ?? 1); }
+  }
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  process.stderr.write(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+/** Terraform's platform names. */
+function platform() {
+  const arch = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' }[process.arch] ?? process.arch;
+  return `${process.platform}_${arch}`;
+}
+
+build();
+const mirror = arg('--dir') ?? join(homedir(), '.terraform.d', 'plugins');
+const dir = join(mirror, 'registry.terraform.io', 'tollgate', 'tollgate', version, platform());
+mkdirSync(dir, { recursive: true });
+const bin = join(dir, `terraform-provider-tollgate_v${version}`);
+const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+writeFileSync(bin, `#!/bin/sh\n# Installed by npm run provider:install from ${root}\nexec ${quote(process.execPath)} ${quote(join(providerDir, 'dist', 'main.js'))} "$@"\n`);
+chmodSync(bin, 0o755);
+console.log(`installed tollgate/tollgate ${version} (${platform()}) at ${bin}`);

@@ -1,0 +1,252 @@
+// The Terraform provider end to end: the real `terraform` binary, the provider installed by provider:install into
+// a filesystem mirror (offline init), against a real Tollgate on loopback. One working directory is carried through
+// the steps in order, the way a team's configuration lives: apply, no-op plan, update, replacement, drift, import,
+// bad input, a wrong token, parallel keys, destroy.
+import { rmSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { connect } from '../../server/src/testing/mcp-kit.ts';
+import { installProvider, terraform, terraformAvailable, type Terraform } from './kit.ts';
+import { mainTf, type Vars } from './fixtures.ts';
+
+const skip = terraformAvailable() ? false : 'terraform is not on the PATH';
+
+describe('terraform provider', { skip, concurrency: false }, () => {
+  let t: TestApp;
+  let user: TestUser;
+  let upstream: McpUpstream;
+  let tf: Terraform;
+  let home: string;
+  let vars: Vars;
+  const timings: Record<string, number> = {};
+
+  const api = (method: string, path: string, body?: unknown) => t.request(method, path, { token: user.pat, body });
+  const apply = async (v: Vars) => {
+    vars = v;
+    tf.write({ 'main.tf': mainTf(v) });
+    return tf.ok('apply', '-auto-approve');
+  };
+  /** `plan -detailed-exitcode`: 0 no changes, 2 changes. */
+  const plan = () => tf.run('plan', '-detailed-exitcode');
+
+  before(async () => {
+    t = await startTestApp();
+    user = await t.createUser();
+    upstream = await startMcpUpstream();
+    const installed = installProvider();
+    home = installed.home;
+    tf = terraform(installed.cliConfig, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: user.pat });
+  });
+
+  after(async () => {
+    tf?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+    await upstream?.close();
+    await t?.close();
+    if (Object.keys(timings).length) console.log(`# terraform timings (ms): ${JSON.stringify(timings)}`);
+  });
+
+  test('init works offline from the filesystem mirror', async () => {
+    tf.write({ 'main.tf': mainTf({ mcpUrl: upstream.url }) });
+    const r = await tf.ok('init');
+    assert.match(r.stdout, /Installing tollgate\/tollgate v0\.1\.0/);
+    assert.match(r.stdout, /Terraform has been successfully initialized/);
+  });
+
+  test('apply creates every object, and the secrets never appear in the output', async () => {
+    const r = await apply({ mcpUrl: upstream.url });
+    timings.firstApply = r.ms;
+    assert.match(r.stdout, /Apply complete! Resources: 7 added, 0 changed, 0 destroyed/);
+    assert.doesNotMatch(r.stdout + r.stderr, /sk-terraform-test-secret/);
+    const out = await tf.outputs();
+    assert.deepEqual([...(out.tools as string[])].sort(), ['add', 'ask', 'big', 'counter', 'echo', 'headers', 'secret', 'slow']);
+    assert.equal(out.email, user.email);
+    assert.match(String(out.host_by_name), new RegExp(`^${String(out.mcp_id)}\\.`));
+    assert.doesNotMatch(r.stdout, new RegExp(String(out.agent_key)));
+
+    const mcp = await api('GET', `/api/mcp/${String(out.mcp_id)}`);
+    assert.equal(mcp.body.resources.length, 1);
+    const rules = await api('GET', `/api/mcp/${String(out.mcp_id)}/rules`);
+    assert.deepEqual(rules.body.rules.map((x: { rule_type: string }) => x.rule_type), ['rate_limit', 'tool_description_inject']);
+    const llm = await api('GET', `/api/llm/${String(out.llm_id)}`);
+    assert.deepEqual(llm.body.budget, { period: 'monthly', capUsd: 50, hardBlock: true });
+    const keys = await api('GET', '/api/keys');
+    const key = keys.body.keys.find((k: { tags: string[] }) => k.tags.includes('name:agent'));
+    assert.ok(key.tags.includes(`mcp:${String(out.mcp_id)}:tool:echo`) && key.tags.includes('team-a'), key.tags.join(' '));
+    const budgets = await api('GET', `/api/llm/${String(out.llm_id)}/keys`);
+    assert.deepEqual(budgets.body.keys.find((k: { credentialId: string }) => k.credentialId === key.id).budget, { period: 'daily', capUsd: 5, hardBlock: false });
+  });
+
+  test('a second plan after apply shows no changes', async () => {
+    const r = await plan();
+    timings.noopPlan = r.ms;
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
+  test('the key from an output works as a client key through the gateway', async () => {
+    const out = await tf.outputs();
+    const id = String(out.mcp_id);
+    const c = await connect(t, { id, user, pathUrl: `${t.gateway}/${id}/`, hostUrl: '' }, { token: String(out.agent_key) });
+    try {
+      const tools = await c.client.listTools();
+      assert.deepEqual(tools.tools.map((x) => x.name), ['echo']);
+      assert.match(tools.tools[0]!.description ?? '', /Managed by Terraform\.$/);
+      const res = await c.client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      assert.deepEqual(res.content, [{ type: 'text', text: 'hi' }]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('changes the API makes in place are planned and applied in place', async () => {
+    const before = await tf.outputs();
+    const r = await apply({ ...vars, budgetCap: 75, threshold: 5 });
+    assert.match(r.stdout, /Apply complete! Resources: 0 added, 2 changed, 0 destroyed/);
+    const after = await tf.outputs();
+    assert.equal(after.llm_id, before.llm_id);
+    const llm = await api('GET', `/api/llm/${String(after.llm_id)}`);
+    assert.equal(llm.body.budget.capUsd, 75);
+    const rules = await api('GET', `/api/mcp/${String(after.mcp_id)}/rules`);
+    assert.equal(rules.body.rules[0].threshold, 5);
+    assert.equal((await plan()).code, 0);
+  });
+
+  test('a change the API cannot make in place replaces the object', async () => {
+    const old = await tf.state('tollgate_api_key.agent');
+    tf.write({ 'main.tf': mainTf({ ...vars, keyName: 'agent-v2' }) });
+    const p = await tf.run('plan');
+    assert.match(p.stdout, /tollgate_api_key\.agent must be replaced/);
+    assert.match(p.stdout, /# forces replacement/);
+    await apply({ ...vars, keyName: 'agent-v2' });
+    const keys = (await api('GET', '/api/keys')).body.keys as Array<{ id: string; tags: string[] }>;
+    assert.ok(!keys.some((k) => k.id === old.id), 'the old key is deleted');
+    assert.ok(keys.some((k) => k.tags.includes('name:agent-v2')));
+    assert.equal((await plan()).code, 0);
+  });
+
+  test('drift made through the REST API is planned and repaired', async () => {
+    const out = await tf.outputs();
+    const mcpId = String(out.mcp_id);
+    assert.equal((await api('PATCH', `/api/llm/${String(out.llm_id)}`, { name: 'renamed-by-hand', allowedModels: ['gpt-4o'] })).status, 200);
+    const res = await tf.state('tollgate_mcp_resource.readme');
+    assert.equal((await api('DELETE', `/api/mcp/${mcpId}/resources/${String(res.id)}`)).status, 200);
+    assert.equal((await api('PUT', `/api/mcp/${mcpId}/rules`, { rules: [] })).status, 200);
+
+    const p = await plan();
+    assert.equal(p.code, 2, p.stdout + p.stderr);
+    assert.match(p.stdout, /~ name\s+= "renamed-by-hand" -> "chat"/);
+    assert.match(p.stdout, /tollgate_mcp_resource\.readme will be created/);
+    assert.match(p.stdout, /tollgate_rule_set\.mcp will be updated in-place/);
+    await tf.ok('apply', '-auto-approve');
+    assert.equal((await api('GET', `/api/llm/${String(out.llm_id)}`)).body.name, 'chat');
+    assert.equal((await api('GET', `/api/mcp/${mcpId}/rules`)).body.rules.length, 2);
+    assert.equal((await plan()).code, 0);
+  });
+
+  test('objects created through REST are imported, composite ids included', async () => {
+    const s = await api('POST', '/api/mcp', { name: 'handmade', url: upstream.url });
+    const sid = s.body.server.id as string;
+    const r = await api('POST', `/api/mcp/${sid}/resources`, { uri: 'docs://handmade', name: 'handmade', content: 'x' });
+    const extra = `
+resource "tollgate_mcp_server" "handmade" {
+  name = "handmade"
+  url  = "${upstream.url}"
+}
+resource "tollgate_mcp_resource" "handmade" {
+  mcp_server_id = tollgate_mcp_server.handmade.id
+  uri           = "docs://handmade"
+  name          = "handmade"
+  content       = "x"
+}
+import {
+  to = tollgate_mcp_server.handmade
+  id = "${sid}"
+}
+`;
+    tf.write({ 'main.tf': mainTf({ ...vars, extra }) });
+    await tf.ok('import', 'tollgate_mcp_resource.handmade', `${sid}/${String(r.body.id)}`);
+    const p = await tf.run('plan', '-detailed-exitcode');
+    assert.match(p.stdout, /Plan: 1 to import, 0 to add, 0 to change, 0 to destroy/, p.stdout + p.stderr);
+    await tf.ok('apply', '-auto-approve');
+    vars = { ...vars, extra };
+    assert.equal((await plan()).code, 0);
+    const bad = await tf.run('import', 'tollgate_llm_key_budget.agent', 'not-a-composite-id');
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /expected <llm proxy id>\/<api key id>, got "not-a-composite-id"/);
+  });
+
+  test('bad input is a diagnostic on the attribute, with the server\'s message, and creates nothing', async () => {
+    const extra = `${vars.extra ?? ''}
+resource "tollgate_llm_proxy" "bad" {
+  name         = "bad"
+  llm_provider = "openai"
+  budget = {
+    period  = "monthly"
+    cap_usd = -1
+  }
+}
+`;
+    tf.write({ 'main.tf': mainTf({ ...vars, extra }) });
+    const r = await tf.run('apply', '-auto-approve');
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /Creating the LLM proxy failed \(HTTP 400\)/);
+    assert.match(r.stderr, /budget\.capUsd: must be >= 0/);
+    assert.match(r.stderr, /cap_usd = -1/, 'terraform points at the attribute in the configuration');
+    const proxies = (await api('GET', '/api/llm')).body.proxies as Array<{ name: string }>;
+    assert.ok(!proxies.some((p) => p.name === 'bad'));
+
+    const wrongRule = `${vars.extra ?? ''}
+resource "tollgate_rule_set" "bad" {
+  proxy_kind = "llm"
+  proxy_id   = tollgate_llm_proxy.chat.id
+  rules = [{ rule_type = "ip_acl", action = "deny", cidrs = ["10.0.0.0/8"], tools = ["*"], threshold = 3 }]
+}
+`;
+    tf.write({ 'main.tf': mainTf({ ...vars, extra: wrongRule }) });
+    const v = await tf.run('validate');
+    assert.notEqual(v.code, 0);
+    assert.match(v.stderr, /rules\[0\]\.threshold: is not a field of ip_acl rules/);
+    tf.write({ 'main.tf': mainTf(vars) });
+  });
+
+  test('a wrong token is a clear 401 diagnostic', async () => {
+    const wrong = terraform(tf.env.TF_CLI_CONFIG_FILE!, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: 'svc-not-a-real-token' });
+    try {
+      wrong.write({ 'main.tf': 'provider "tollgate" {}\ndata "tollgate_profile" "me" {}\nterraform {\n  required_providers {\n    tollgate = { source = "tollgate/tollgate" }\n  }\n}\n' });
+      await wrong.ok('init');
+      const p = await wrong.run('plan');
+      assert.notEqual(p.code, 0);
+      assert.match(p.stderr, /Reading the profile failed \(HTTP 401\)/);
+      assert.match(p.stderr, /Check the provider's token/);
+    } finally {
+      wrong.close();
+    }
+  });
+
+  test('twenty keys apply with -parallelism=10', async () => {
+    const extra = `${vars.extra ?? ''}
+resource "tollgate_api_key" "fleet" {
+  count           = 20
+  name            = "fleet-\${count.index}"
+  llm_permissions = [{ id = tollgate_llm_proxy.chat.id, models = ["gpt-4o-mini"] }]
+}
+`;
+    tf.write({ 'main.tf': mainTf({ ...vars, extra }) });
+    const r = await tf.ok('apply', '-auto-approve', '-parallelism=10');
+    timings.apply20Keys = r.ms;
+    assert.match(r.stdout, /Resources: 20 added, 0 changed, 0 destroyed/);
+    const keys = (await api('GET', '/api/keys')).body.keys as Array<{ tags: string[] }>;
+    assert.equal(keys.filter((k) => k.tags.some((x) => x.startsWith('name:fleet-'))).length, 20);
+    assert.equal((await plan()).code, 0);
+  });
+
+  test('destroy leaves nothing behind', async () => {
+    const r = await tf.ok('destroy', '-auto-approve');
+    timings.destroy = r.ms;
+    assert.equal((await api('GET', '/api/mcp')).body.servers.length, 0);
+    assert.equal((await api('GET', '/api/llm')).body.proxies.length, 0);
+    assert.equal((await api('GET', '/api/keys')).body.keys.length, 0);
+  });
+});
