@@ -114,6 +114,175 @@ export const profileSchema = z.strictObject({
 
 const deleted = z.strictObject({ deleted: z.boolean() });
 const message = z.strictObject({ message: z.string() });
+const deletedCount = z.strictObject({ deleted: z.number().int().describe('How many rows were deleted.') });
+
+// Dashboard session and second factor (session-only routes).
+
+export const sessionUserSchema = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+}).describe('The signed-in user.');
+
+export const loginResponseSchema = z.strictObject({
+  user: sessionUserSchema,
+  mfaRequired: z.boolean().describe('True when the user has 2FA on: complete POST /api/2fa/challenge before using the API.'),
+  expiresAt: unixSeconds,
+});
+
+export const sessionInfoSchema = z.strictObject({
+  user: sessionUserSchema,
+  twoFactorEnabled: z.boolean(),
+  createdAt: unixSeconds,
+  expiresAt: unixSeconds,
+});
+
+export const twofaSetupSchema = z.strictObject({
+  secret: z.string().describe('The new TOTP secret, base32.'),
+  otpauthUri: z.string().describe('otpauth://totp/... URI of the secret, for a QR code.'),
+}).describe('2FA stays off until POST /api/2fa/verify accepts a code of this secret.');
+
+// Audit events, overview, health.
+
+export const auditEntrySchema = z.strictObject({
+  timestamp: unixSeconds,
+  event_type: z.string().describe('allow, deny, error, ip_blocked, dlp_match, api_request, ... (the list is open).'),
+  client_ip: z.string(),
+  mcp_uuid: z.string().optional(),
+  llm_uuid: z.string().optional(),
+  tool: z.string().optional(),
+  model: z.string().optional(),
+  rule_name: z.string().optional(),
+  details: z.record(z.string(), z.unknown()),
+}).describe('An audit event; optional fields are absent when empty.');
+
+export const chartBucketSchema = z.strictObject({
+  ts: unixSeconds.describe('Start of the bucket, Unix seconds (aligned to the UTC hour or day).'),
+  allow: z.number().int(),
+  deny: z.number().int(),
+  error: z.number().int(),
+});
+
+export const overviewSchema = z.strictObject({
+  totalMcps: z.number().int(),
+  totalLlmProxies: z.number().int(),
+  totalKeys: z.number().int().describe('Client API keys (the PAT is not counted).'),
+  activeRules: z.number().int().describe('Enabled firewall rules over all proxies.'),
+  events24h: z.number().int().describe('Gateway events of the last 24 hours (management-API requests not counted).'),
+  allow24h: z.number().int(),
+  deny24h: z.number().int(),
+  error24h: z.number().int(),
+});
+
+export const healthSchema = z.strictObject({
+  overall: z.enum(['operational', 'degraded']),
+  services: z.array(z.strictObject({
+    name: z.enum(['database', 'redis', 'state', 'gateway']).describe('`redis` or `state` names the shared state store, by its kind.'),
+    status: z.enum(['up', 'down']),
+    latencyMs: z.number(),
+  })),
+});
+
+// LLM usage, budget windows and conversation logs.
+
+const usageCounts = {
+  requests: z.number().int(),
+  inputTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  estimatedRequests: z.number().int().describe('Requests whose tokens were estimated because the provider reported no usage.'),
+  costCents: z.number().describe('Cost in cents (fractional).'),
+};
+
+export const usageTotalsSchema = z.strictObject({
+  ...usageCounts,
+  totalTokens: z.number().int().describe('inputTokens + outputTokens.'),
+  pricingVersions: z.array(z.string()).describe('The pricing versions that priced these requests, oldest first.'),
+  pricingVersion: z.string().nullable().describe('The latest of pricingVersions; null without usage.'),
+});
+
+export const usageRowSchema = z.strictObject({
+  day: z.number().int().describe('UTC day as YYYYMMDD.'),
+  credentialId: z.string().nullable().describe('The client key; null for requests not made with a key (JWT).'),
+  model: z.string(),
+  pricingVersion: z.string(),
+  ...usageCounts,
+}).describe('A stored daily usage row.');
+
+export const spendWindowSchema = z.strictObject({
+  tag: z.string().describe('The window, e.g. `daily:2025-01-31`, `monthly:2025-01`, `fixed`.'),
+  spentCents: z.number().int(),
+  rollsOverAt: unixSeconds.describe('End of the window, Unix seconds; 0 for a fixed window (it rolls over only by reset).'),
+}).describe('The current spend window of a budget.');
+
+export const monthlyUsageSchema = z.strictObject({
+  llmId: z.string(),
+  months: z.number().int(),
+  series: z.array(usageTotalsSchema.extend({ month: z.string().describe('YYYY-MM (UTC).') })),
+  byKey: z.array(usageTotalsSchema.extend({
+    credentialId: z.string().nullable(),
+    name: z.string().nullable().describe('The key\'s name tag.'),
+  })).describe('The current month per key, most expensive first.'),
+  totals: usageTotalsSchema,
+  currentPricingVersion: z.string(),
+});
+
+export const dailyUsageSchema = z.strictObject({
+  llmId: z.string(),
+  days: z.number().int(),
+  series: z.array(usageTotalsSchema.extend({ date: z.string().describe('YYYY-MM-DD (UTC).'), day: z.number().int().describe('YYYYMMDD.') })),
+  rows: z.array(usageRowSchema),
+  totals: usageTotalsSchema,
+  budget: budgetRecordSchema.nullable(),
+  window: spendWindowSchema.nullable().describe('null without a budget.'),
+});
+
+export const keyDailyUsageSchema = dailyUsageSchema.extend({ credentialId: z.string() })
+  .describe('One key on this proxy: its per-key budget (null when it has none) and that budget\'s window.');
+
+export const conversationLogEntrySchema = z.strictObject({
+  id: z.string(),
+  timestamp: unixSeconds,
+  model: z.string(),
+  requestSummary: z.string(),
+  responseSummary: z.string(),
+  tokens: z.number().int().describe('inputTokens + outputTokens.'),
+  inputTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costCents: z.number(),
+  pricingVersion: z.string(),
+  status: z.number().int().describe('HTTP status of the provider answer.'),
+  streamed: z.boolean(),
+  credentialId: z.string().nullable(),
+}).describe('A conversation log without its content (listings).');
+
+export const conversationLogSchema = conversationLogEntrySchema.extend({
+  prompt: z.string().describe('The request body as forwarded to the provider, decrypted.'),
+  completion: z.string().describe('The generated text, decrypted.'),
+}).describe('A conversation log with its prompt and completion.');
+
+// Other.
+
+export const jwksTestResultSchema = z.discriminatedUnion('ok', [
+  z.strictObject({
+    ok: z.literal(true),
+    keys: z.array(z.strictObject({
+      kid: z.string().nullable(),
+      kty: z.enum(['RSA', 'EC', 'OKP']),
+      alg: z.string().nullable(),
+      use: z.literal('sig').nullable(),
+    })),
+  }),
+  z.strictObject({ ok: z.literal(false), error: z.string() }),
+]);
+
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.record(z.string(), z.unknown()).optional(),
+}).describe('An OpenAPI 3.1 document.');
 
 /** The answer of each documented route, by `METHOD /pattern` as the router registers it. */
 export const RESPONSES = {
@@ -149,6 +318,37 @@ export const RESPONSES = {
   'GET /api/profile': profileSchema,
   'GET /api/profile/token': z.strictObject({ hasToken: z.boolean() }),
   'POST /api/profile/token': z.strictObject({ token: z.string().describe('The plaintext PAT, shown only here.'), rotated: z.boolean() }),
+  'POST /api/auth/login': loginResponseSchema,
+  'POST /api/auth/logout': z.strictObject({ loggedOut: z.literal(true) }),
+  'GET /api/auth/session': sessionInfoSchema,
+  'POST /api/2fa/setup': twofaSetupSchema,
+  'POST /api/2fa/verify': z.strictObject({ enabled: z.literal(true) }),
+  'POST /api/2fa/disable': z.strictObject({ enabled: z.literal(false) }),
+  'POST /api/2fa/challenge': z.strictObject({ mfaPassed: z.literal(true) }),
+  'POST /api/mcp/jwks/test': jwksTestResultSchema,
+  'PUT /api/llm/:id/keys/:credId/budget': keyBudgetEntrySchema,
+  'DELETE /api/llm/:id/keys/:credId/budget': z.strictObject({ deleted: z.boolean().describe('False when the key had no cap.') }),
+  'GET /api/llm/:id/usage': monthlyUsageSchema,
+  'GET /api/llm/:id/usage/daily': dailyUsageSchema,
+  'GET /api/llm/:id/keys/:credId/usage/daily': keyDailyUsageSchema,
+  'DELETE /api/llm/:id/usage/history': deletedCount,
+  'DELETE /api/llm/:id/keys/:credId/usage/history': deletedCount,
+  'POST /api/llm/:id/budget/reset': z.strictObject({ reset: z.literal(true) }),
+  'POST /api/llm/:id/keys/:credId/budget/reset': z.strictObject({ reset: z.literal(true) }),
+  'GET /api/llm/:id/logs': z.strictObject({ logs: z.array(conversationLogEntrySchema) }),
+  'GET /api/llm/:id/logs/:logId': conversationLogSchema,
+  'DELETE /api/llm/:id/logs': deletedCount,
+  'GET /api/logs': z.strictObject({
+    logs: z.array(auditEntrySchema).describe('Most recent first.'),
+    total: z.number().int().describe('Events matching the filter, over all pages.'),
+    page: z.number().int(),
+    limit: z.number().int(),
+  }),
+  'GET /api/logs/chart': z.strictObject({ buckets: z.array(chartBucketSchema).describe('Every bucket of the range in time order, zeros included.') }),
+  'GET /api/overview': overviewSchema,
+  'GET /api/overview/feed': z.strictObject({ entries: z.array(auditEntrySchema).describe('Most recent first.') }),
+  'GET /api/health': healthSchema,
+  'GET /api/openapi.json': openApiDocumentSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type ResponseRoute = keyof typeof RESPONSES;

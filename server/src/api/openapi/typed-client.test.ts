@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +40,20 @@ export async function demo(): Promise<string[]> {
     body: { rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'ip', threshold: 10, timespan: 60 }] },
   });
   for (const r of rules.data?.rules ?? []) if (r.rule_type === 'rate_limit') out.push(r.name);
+  const health = await client.GET('/api/health');
+  if (health.data) {
+    const overall: 'operational' | 'degraded' = health.data.overall;
+    out.push(overall, ...health.data.services.map((x) => \`\${x.name}:\${x.status}:\${x.latencyMs}\`));
+  }
+  const daily = await client.GET('/api/llm/{id}/usage/daily', { params: { path: { id: '1' } } });
+  if (daily.data) {
+    const spent: number | undefined = daily.data.window?.spentCents;
+    out.push(String(spent), ...daily.data.series.map((d) => \`\${d.date}:\${d.costCents}\`));
+  }
+  const logs = await client.GET('/api/logs');
+  for (const l of logs.data?.logs ?? []) out.push(l.event_type, l.tool ?? '');
+  const jwks = await client.POST('/api/mcp/jwks/test', { body: { jwksJson: '{}' } });
+  if (jwks.data) out.push(jwks.data.ok ? jwks.data.keys.map((k) => k.kty).join() : jwks.data.error);
   // @ts-expect-error provider is an enum of four ids
   await client.POST('/api/llm', { body: { name: 'n', provider: 'nope' } });
   // @ts-expect-error listings carry no content
@@ -62,4 +76,20 @@ test('openapi-typescript types from docs/openapi.json type-check an openapi-fetc
   }));
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});
+
+test('every 2xx answer in docs/openapi.json has a real schema, not a bare object', () => {
+  const doc = JSON.parse(readFileSync(join(root, 'docs/openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>>;
+  };
+  const answers = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).flatMap(([method, op]) =>
+    Object.entries(op.responses).map(([status, response]) => ({ name: `${method.toUpperCase()} ${path} ${status}`, status, response }))));
+  const success = answers.filter((a) => /^2\d\d$/.test(a.status) && a.status !== '204');
+  const bare = success.filter(({ response }) => {
+    const schema = response.content?.['application/json']?.schema;
+    return !schema || !['properties', 'oneOf', 'anyOf', 'allOf', '$ref', 'items'].some((k) => k in schema);
+  }).map((a) => a.name);
+  const checked = success.length;
+  assert.ok(checked > 50, `only ${checked} success answers found`);
+  assert.deepEqual(bare, [], 'success answers without a schema: add them to RESPONSES in contract/src/responses.ts');
 });
