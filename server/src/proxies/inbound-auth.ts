@@ -35,6 +35,10 @@ export async function checkJwks(jwksJson: string | undefined): Promise<{ ok: tru
     if ('d' in jwk) return { ok: false, error: `keys[${i}] is a private key; paste only public keys` };
     if (jwk.use !== undefined && jwk.use !== 'sig') return { ok: false, error: `keys[${i}]: use must be "sig"` };
     if (jwk.alg === 'none') return { ok: false, error: `keys[${i}]: alg "none" is not allowed` };
+    // RFC 7517: kid, alg and use are strings; a number would be matched against the token header's string kid never.
+    for (const f of ['kid', 'alg'] as const) {
+      if (jwk[f] !== undefined && typeof jwk[f] !== 'string') return { ok: false, error: `keys[${i}]: ${f} must be a string` };
+    }
     try {
       await importJWK(jwk, jwk.alg ?? defaultAlg(jwk));
     } catch (err) {

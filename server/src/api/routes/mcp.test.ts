@@ -428,6 +428,7 @@ describe('POST /api/mcp/jwks/test', () => {
       [{ jwksJson: '{"keys":[]}' }, 'contains no keys'],
       [{ jwksJson: '[1]' }, 'must be an object with a "keys" array'],
       [{ jwksJson: priv }, 'keys[0] is a private key; paste only public keys'],
+      [{ jwksJson: JSON.stringify({ keys: [{ ...JSON.parse(priv).keys[0], d: undefined, kid: 5 }] }) }, 'keys[0]: kid must be a string'],
       [{ jwksJson: '' }, 'jwksJson is empty'],
       [{}, 'jwksJson must be a string holding a JWKS document'],
       [{ jwksJson: { keys: [] } }, 'jwksJson must be a string holding a JWKS document'],
