@@ -27,7 +27,8 @@ export interface Harness {
 
 /** Compiles the provider (inside the repository, so node_modules resolve) and writes the CLI config. */
 export function setUpHarness(providerType: string, mainRelative: string): Harness {
-  const buildDir = join(providerDir, '.cache', `tfproto-e2e-${process.pid}`);
+  // Under dist/ (ignored by git and lint) and inside the repository, so that node_modules resolve.
+  const buildDir = join(providerDir, 'dist', `e2e-${process.pid}`);
   const build = spawnSync(process.execPath, [join(providerDir, 'scripts/build.mjs'), buildDir], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   const scratch = mkdtempSync(join(tmpdir(), 'tfproto-'));
