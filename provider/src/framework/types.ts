@@ -91,6 +91,8 @@ export interface ProviderDefinition<Client> {
   schema: Schema;
   validate?(config: ObjectValue): Diagnostic[];
   configure(config: ObjectValue): Promise<Result<Client>>;
+  /** Keyed by full type name ("tollgate_api_key"); a key without the prefix ("api_key") gets `${typeName}_`. */
   resources: Record<string, ResourceType<Client>>;
+  /** Keyed like resources. */
   dataSources: Record<string, DataSourceType<Client>>;
 }
