@@ -28,7 +28,7 @@ import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
 import { BodyTooLarge, readRequestBody } from './request-body.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
-import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
 import { UpstreamPools } from './upstream.ts';
 
 interface Deps extends AccountingDeps {

@@ -1,6 +1,6 @@
 // The upstream side of an LLM request: one keep-alive connection pool per provider origin (and DNS pin). The header
 // policy (client credentials stripped, the stored provider key injected, hop-by-hop headers removed both ways) is
-// the gateway's, shared with MCP proxies (../upstream-headers.ts). Bodies are never decompressed or changed: the
+// the gateway's, shared with MCP proxies (../upstream/headers.ts). Bodies are never decompressed or changed: the
 // gateway asks the provider for `identity` encoding so the accounting tap can read usage from the bytes it forwards.
 import type { Dispatcher } from 'undici';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';

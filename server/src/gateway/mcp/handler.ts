@@ -21,7 +21,7 @@ import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { callResult, readResult } from './synthetic.ts';
-import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
 import { AgentPool, upstreamPath } from './upstream.ts';
 
 export const McpMsg = {

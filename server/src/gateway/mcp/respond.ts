@@ -12,7 +12,7 @@ import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type Re
 import { sendBody, sendJson } from './http.ts';
 import type { Shaped, Shaper } from './shape.ts';
 import { withData, SseSplitter, type SseEvent } from './sse.ts';
-import { clientResponseHeaders } from '../upstream-headers.ts';
+import { clientResponseHeaders } from '../upstream/headers.ts';
 
 export interface RespondContext {
   x: Exchange;

@@ -1,6 +1,6 @@
 // The upstream side: one pinned undici agent per proxy and pin (rebuilt only when the pin or upstream changes, so
 // keep-alive connections survive rule edits) and the upstream URL for a forwarded path. The header policy is the
-// gateway's, shared with LLM proxies (../upstream-headers.ts).
+// gateway's, shared with LLM proxies (../upstream/headers.ts).
 import type { Dispatcher } from 'undici';
 import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
