@@ -26,9 +26,10 @@ import { LlmCall } from './call.ts';
 import { attachCall } from './exchange.ts';
 import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
-import { BodyTooLarge, readRequestBody } from './request-body.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
+import { MAX_LLM_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
+import { sendError, sendRuleBody } from '../upstream/reply.ts';
 import { UpstreamPools } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
@@ -70,22 +71,9 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   };
 }
 
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ error: message });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
-
 function render(res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>): void {
   if (v.kind === 'deny') return sendError(res, v.status, v.message, v.headers);
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...v.headers };
-  if (v.cached) headers['x-tollgate-cache'] = 'hit';
-  res.writeHead(v.status, { ...headers, 'content-length': Buffer.byteLength(v.body) });
-  res.end(v.body);
+  sendRuleBody(res, v.status, v.body, v.cached ? { ...v.headers, 'x-tollgate-cache': 'hit' } : v.headers);
 }
 
 /** Splits `/path?query`, dropping the `key` query parameter (a Gemini client key) from what is forwarded. */
@@ -144,13 +132,8 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
   const startMs = d.s.clock.nowMs();
   const snapshot = d.store.current;
   const rt = d.runtimes.get(snapshot, proxy);
-  let raw: Buffer;
-  try {
-    raw = await readRequestBody(req);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) return sendError(res, 413, LlmMsg.bodyTooLarge);
-    throw err;
-  }
+  const raw = await readBodyOr413(req, res, MAX_LLM_REQUEST_BYTES);
+  if (!raw) return;
   const { call, token } = parseCall(rt, req, route.forwardPath, raw);
   const x = newExchange(d.s, snapshot, proxy, req, factsOf(rt, call, raw), token);
   attachCall(x, call);

@@ -14,21 +14,22 @@ import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../server.ts';
 import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
-import { BodyTooLarge, originAllowed, readBody, sendError, sendJson, sendRpc } from './http.ts';
+import { originAllowed, sendRpc } from './http.ts';
 import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
 import type { McpPermissions } from './permissions.ts';
 import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { callResult, readResult } from './synthetic.ts';
+import { MAX_MCP_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
+import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
 import { AgentPool, upstreamPath } from './upstream.ts';
 
 export const McpMsg = {
   originRejected: 'Origin not allowed',
   noAccess: 'This credential has no access to this MCP server',
   methodNotAllowed: 'Method not allowed',
-  bodyTooLarge: 'Request body too large',
   unreachable: 'Upstream MCP server unreachable',
   timeout: 'Upstream MCP server timed out',
   notPinned: 'Upstream MCP server address is not resolved; re-resolve the MCP server',
@@ -86,13 +87,8 @@ function authorizeProxy(rt: McpRuntime) {
 }
 
 async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) return sendError(res, 413, McpMsg.bodyTooLarge);
-    throw err;
-  }
+  const raw = await readBodyOr413(req, res, MAX_MCP_REQUEST_BYTES);
+  if (!raw) return;
   const text = raw.toString('utf8');
   let body: unknown;
   try {
@@ -195,9 +191,7 @@ function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { k
   if (v.kind === 'respond') {
     const first = items[0];
     if (v.cached && first?.id !== undefined) return sendJson(res, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(first.id)},"result":${v.body}}`, v.headers);
-    res.writeHead(v.status, { 'content-type': 'application/json', ...v.headers, 'content-length': Buffer.byteLength(v.body) });
-    res.end(v.body);
-    return;
+    return sendRuleBody(res, v.status, v.body, v.headers);
   }
   const ids = items.filter((i) => i.id !== undefined);
   if (v.rpcCode !== undefined && ids.length) return sendRpc(res, batch, ids.map((i) => rpcError(i.id, v.rpcCode!, v.message)), v.headers);
