@@ -30,7 +30,7 @@ import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
 import { MAX_LLM_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
 import { sendError, sendRuleBody } from '../upstream/reply.ts';
-import { UpstreamPools } from './upstream.ts';
+import { providerPool } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
   s: Services;
@@ -39,7 +39,7 @@ interface Deps extends AccountingDeps {
 }
 
 export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler {
-  const pools = new UpstreamPools();
+  const pools = providerPool();
   const writer = new AccountingWriter(s.db, s.secrets, s.log);
   const ledger = new BudgetLedger(
     s.state,

@@ -24,7 +24,8 @@ import { callResult, readResult } from './synthetic.ts';
 import { MAX_MCP_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
 import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
-import { AgentPool, upstreamPath } from './upstream.ts';
+import { upstreamPath } from './upstream.ts';
+import { PinnedPool } from '../upstream/pool.ts';
 
 export const McpMsg = {
   originRejected: 'Origin not allowed',
@@ -39,7 +40,7 @@ export const McpMsg = {
 } as const;
 
 export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
-  const agents = new AgentPool();
+  const agents = new PinnedPool();
   const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
   store.onChange((snap) => {
     runtimes.prune(snap);
@@ -67,7 +68,8 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
       }
     },
     async close() {
-      await agents.close();
+      // Open SSE streams would hold a graceful close up indefinitely.
+      await agents.destroy();
     },
   };
 }
