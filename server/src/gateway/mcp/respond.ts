@@ -3,7 +3,6 @@
 // SSE streams are passed on event by event as they arrive, never held whole: an event nothing applies to is written
 // byte for byte; one a rule changes is re-serialised with its other fields kept; one over the cap is replaced by a
 // JSON-RPC error for the same id. Client backpressure pauses the upstream read.
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import { emitFor } from '../pipeline/run.ts';
@@ -12,6 +11,7 @@ import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type Re
 import type { Shaped, Shaper } from './shape.ts';
 import { withData, SseSplitter, type SseEvent } from './sse.ts';
 import { clientResponseHeaders } from '../upstream/headers.ts';
+import { drained } from '../upstream/call.ts';
 import { sendBody, sendJson } from '../upstream/reply.ts';
 
 export interface RespondContext {
@@ -168,7 +168,5 @@ export function sniffId(head: string, tail: string): JsonRpcId | undefined {
 
 async function write(res: ServerResponse, s: string): Promise<void> {
   if (res.destroyed) return;
-  if (!res.write(s)) {
-    await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  }
+  if (!res.write(s)) await drained(res);
 }
