@@ -1,5 +1,5 @@
 // A client credential never reaches an upstream, whatever header carries it and whichever proxy kind it is sent to
-// (one header policy for both: upstream-headers.ts). Every credential header a client may use travels with a
+// (one header policy for both: upstream/headers.ts). Every credential header a client may use travels with a
 // request to an MCP proxy and to an LLM proxy of each provider; the upstream sees only its own credential, the
 // gateway injected it, and ordinary headers still pass.
 import { test, before, after } from 'node:test';

@@ -8,6 +8,7 @@ import { GatewayMetrics, type ProxyKindLabel } from './metrics.ts';
 import { resolveRoute, type RouteMatch } from './routing.ts';
 import { createMcpGateway } from './mcp/handler.ts';
 import { createLlmGateway } from './llm/handler.ts';
+import { sendJson } from './upstream/reply.ts';
 
 export interface ProxyHandler {
   handle(req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void>;
@@ -32,12 +33,6 @@ export interface GatewayOptions {
   host: string;
   port: number;
   adminPort: number;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
-  res.end(payload);
 }
 
 function listen(server: Server, host: string, port: number): Promise<string> {

@@ -18,7 +18,6 @@ export const LlmMsg = {
   notPinned: 'Provider address is not resolved; re-resolve the LLM proxy',
   upstreamUnreachable: 'Upstream unreachable',
   upstreamTimeout: 'Upstream timed out',
-  bodyTooLarge: 'Request body too large',
 } as const;
 
 const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,8 +6,8 @@
 // Nothing here queries PostgreSQL: config comes from the snapshot, counters from the state store, and usage rows,
 // budget charges and conversation logs go to the batched AccountingWriter.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { BudgetLedger, type BudgetHold } from '../../budgets/ledger.ts';
 import { readWindowSpend } from '../../budgets/durable.ts';
@@ -26,10 +26,12 @@ import { LlmCall } from './call.ts';
 import { attachCall } from './exchange.ts';
 import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
-import { BodyTooLarge, readRequestBody } from './request-body.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
-import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
-import { UpstreamPools } from './upstream.ts';
+import { MAX_LLM_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
+import { callUpstream, pipeBody, timeoutOf } from '../upstream/call.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
+import { sendError, sendRuleBody } from '../upstream/reply.ts';
+import { providerPool } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
   s: Services;
@@ -38,7 +40,7 @@ interface Deps extends AccountingDeps {
 }
 
 export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler {
-  const pools = new UpstreamPools();
+  const pools = providerPool();
   const writer = new AccountingWriter(s.db, s.secrets, s.log);
   const ledger = new BudgetLedger(
     s.state,
@@ -70,22 +72,9 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   };
 }
 
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ error: message });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
-
 function render(res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>): void {
   if (v.kind === 'deny') return sendError(res, v.status, v.message, v.headers);
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...v.headers };
-  if (v.cached) headers['x-tollgate-cache'] = 'hit';
-  res.writeHead(v.status, { ...headers, 'content-length': Buffer.byteLength(v.body) });
-  res.end(v.body);
+  sendRuleBody(res, v.status, v.body, v.cached ? { ...v.headers, 'x-tollgate-cache': 'hit' } : v.headers);
 }
 
 /** Splits `/path?query`, dropping the `key` query parameter (a Gemini client key) from what is forwarded. */
@@ -144,13 +133,8 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
   const startMs = d.s.clock.nowMs();
   const snapshot = d.store.current;
   const rt = d.runtimes.get(snapshot, proxy);
-  let raw: Buffer;
-  try {
-    raw = await readRequestBody(req);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) return sendError(res, 413, LlmMsg.bodyTooLarge);
-    throw err;
-  }
+  const raw = await readBodyOr413(req, res, MAX_LLM_REQUEST_BYTES);
+  if (!raw) return;
   const { call, token } = parseCall(rt, req, route.forwardPath, raw);
   const x = newExchange(d.s, snapshot, proxy, req, factsOf(rt, call, raw), token);
   attachCall(x, call);
@@ -186,49 +170,16 @@ function failBeforeUpstream(d: Deps, x: Exchange, res: ServerResponse, err: unkn
  * Streams the upstream body to the client chunk by chunk (with backpressure); the accounting tap reads each chunk
  * after it was written, so it never delays the client. Resolves with who, if anyone, broke off.
  */
-function pipeBody(body: Readable, res: ServerResponse, meter: ResponseMeter | undefined): Promise<Aborted> {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (aborted: Aborted) => {
-      if (done) return;
-      done = true;
-      res.off('close', onClose);
-      resolve(aborted);
-    };
-    const onClose = () => {
-      if (res.writableFinished) return;
-      finish('client_gone');
-      body.destroy();
-    };
-    res.on('close', onClose);
-    body.on('data', (chunk: Buffer) => {
-      if (!res.write(chunk)) {
-        body.pause();
-        res.once('drain', () => body.resume());
-      }
-      meter?.push(chunk);
-    });
-    body.once('end', () => {
-      res.end();
-      finish(false);
-    });
-    // `on`, not `once`: the body's own destroy (client gone) raises an AbortError after a failure may already have
-    // been reported, and an error event with no listener would take the whole process down.
-    body.on('error', (err: { code?: string }) => {
-      // The client's connection is cut too: a stream that just ended would look complete to it.
-      res.destroy();
-      finish(err.code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_broken');
-    });
-  });
-}
-
-/**
- * Ends an upstream body nobody will read (the client left before the answer started). undici's body raises an
- * AbortError when it is destroyed unread; that error belongs to this one request and must not reach the process.
- */
-function dropBody(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
+async function relay(up: UpstreamResponse, res: ServerResponse, meter: ResponseMeter | undefined): Promise<Aborted> {
+  try {
+    if (await pipeBody(up, res, meter)) return 'client_gone';
+  } catch (err) {
+    // The client's connection is cut too: a stream that just ended would look complete to it.
+    res.destroy();
+    return (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT' ? 'upstream_timeout' : 'upstream_broken';
+  }
+  res.end();
+  return false;
 }
 
 interface Forwarding {
@@ -249,10 +200,9 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   const target = rt.target;
   if (!target) return upstreamFailed(d, f, 502, LlmMsg.notPinned, 'upstream_not_pinned');
   call.prepareForUpstream();
-  let up: Dispatcher.ResponseData;
-  const sentAt = performance.now();
+  let up: UpstreamResponse;
   try {
-    up = await target.dispatcher.request({
+    up = await callUpstream(x, target.dispatcher, {
       origin: target.origin,
       path: target.basePath + call.pathname + call.search,
       method: (x.req.method ?? 'GET') as Dispatcher.HttpMethod,
@@ -260,13 +210,14 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
       body: x.req.method === 'GET' || x.req.method === 'HEAD' ? undefined : call.body(),
       headersTimeout: d.s.config.llmUpstreamTimeoutMs,
       bodyTimeout: d.s.config.llmUpstreamTimeoutMs,
-    });
+    }, f.res);
   } catch (err) {
-    const timeout = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT';
+    // Only a provider that took the request and did not answer timed out; one that could not be reached in time
+    // (connect timeout) is unreachable, as any other failure.
+    const timeout = timeoutOf(err) === 'headers';
     d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
     return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
   }
-  d.s.metrics?.upstreamSeconds('llm', (performance.now() - sentAt) / 1000);
   const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
   const meter = call.endpoint
     ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
@@ -276,8 +227,8 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers, false), ...f.extraHeaders });
     // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
     if (isSse) res.flushHeaders();
-    aborted = await pipeBody(up.body, res, meter);
-  } else dropBody(up.body);
+    aborted = await relay(up, res, meter);
+  }
   const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
   await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks }, { status: up.statusCode, metered, aborted, startMs: f.startMs });

@@ -13,7 +13,8 @@ import { buildTokensPerMinute } from '../rules/rate_limit/tokens-per-minute.ts';
 import { createAuthorize } from './authorize.ts';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from './providers/index.ts';
 import type { LlmRuleHandler } from './rule-handler.ts';
-import type { UpstreamPools, UpstreamTarget } from './upstream.ts';
+import { providerTarget, type UpstreamTarget } from './upstream.ts';
+import type { PinnedPool } from '../upstream/pool.ts';
 
 export const LLM_RULE_BUILDERS: RuleBuilders<LlmRuleHandler> = {
   ...GENERIC_RULE_BUILDERS,
@@ -42,7 +43,7 @@ export interface LlmRuntime {
   wantsText: boolean;
 }
 
-export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: UpstreamPools, builders = LLM_RULE_BUILDERS): LlmRuntime {
+export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: PinnedPool, builders = LLM_RULE_BUILDERS): LlmRuntime {
   const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
   const completionHooks = pipeline.handlers.filter((h) => h.onCompletion);
   return {
@@ -50,7 +51,7 @@ export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxy
     pipeline,
     adapter: PROVIDER_ADAPTERS[proxy.provider],
     authorize: createAuthorize(proxy),
-    target: pools.target(proxy.upstreamUrl, proxy.pin),
+    target: providerTarget(pools, proxy.upstreamUrl, proxy.pin),
     completionHooks,
     wantsText: proxy.logConversations || completionHooks.length > 0,
     needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),

@@ -4,31 +4,32 @@
 // ip_acl, authentication, proxy-level authorization, access rules); each POST message is then authorized
 // (tools/call and resources against the key's tags), synthetic resources and tools are answered locally, and the
 // upstream's answer is shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors as undiciErrors } from 'undici';
 import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
-import { sendUpstream, type UpstreamResponse } from '../../net/upstream-response.ts';
+import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../server.ts';
 import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
-import { BodyTooLarge, originAllowed, readBody, sendError, sendJson, sendRpc } from './http.ts';
+import { originAllowed, sendRpc } from './http.ts';
 import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
 import type { McpPermissions } from './permissions.ts';
 import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { callResult, readResult } from './synthetic.ts';
-import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream-headers.ts';
-import { AgentPool, upstreamPath } from './upstream.ts';
+import { MAX_MCP_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
+import { callUpstream, pipeBody, timeoutOf } from '../upstream/call.ts';
+import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
+import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
+import { upstreamPath } from './upstream.ts';
+import { PinnedPool } from '../upstream/pool.ts';
 
 export const McpMsg = {
   originRejected: 'Origin not allowed',
   noAccess: 'This credential has no access to this MCP server',
   methodNotAllowed: 'Method not allowed',
-  bodyTooLarge: 'Request body too large',
   unreachable: 'Upstream MCP server unreachable',
   timeout: 'Upstream MCP server timed out',
   notPinned: 'Upstream MCP server address is not resolved; re-resolve the MCP server',
@@ -38,7 +39,7 @@ export const McpMsg = {
 } as const;
 
 export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
-  const agents = new AgentPool();
+  const agents = new PinnedPool();
   const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
   store.onChange((snap) => {
     runtimes.prune(snap);
@@ -66,7 +67,8 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
       }
     },
     async close() {
-      await agents.close();
+      // Open SSE streams would hold a graceful close up indefinitely.
+      await agents.destroy();
     },
   };
 }
@@ -86,13 +88,8 @@ function authorizeProxy(rt: McpRuntime) {
 }
 
 async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req);
-  } catch (err) {
-    if (err instanceof BodyTooLarge) return sendError(res, 413, McpMsg.bodyTooLarge);
-    throw err;
-  }
+  const raw = await readBodyOr413(req, res, MAX_MCP_REQUEST_BYTES);
+  if (!raw) return;
   const text = raw.toString('utf8');
   let body: unknown;
   try {
@@ -143,7 +140,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   }
 
   const payload = local.length ? JSON.stringify(batch ? forwarded.map((f) => f.msg) : forwarded[0]!.msg) : raw;
-  const up = await callUpstream(rt, x, req, res, route, 'POST', payload);
+  const up = await forwardUpstream(rt, x, req, res, route, 'POST', payload);
   if (!up) return;
   const shaper = new Shaper(rt, x, perms, forwarded);
   const ctx = { x, res, shaper, capBytes: rt.capBytes, batch, forwarded, local };
@@ -195,9 +192,7 @@ function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { k
   if (v.kind === 'respond') {
     const first = items[0];
     if (v.cached && first?.id !== undefined) return sendJson(res, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(first.id)},"result":${v.body}}`, v.headers);
-    res.writeHead(v.status, { 'content-type': 'application/json', ...v.headers, 'content-length': Buffer.byteLength(v.body) });
-    res.end(v.body);
-    return;
+    return sendRuleBody(res, v.status, v.body, v.headers);
   }
   const ids = items.filter((i) => i.id !== undefined);
   if (v.rpcCode !== undefined && ids.length) return sendRpc(res, batch, ids.map((i) => rpcError(i.id, v.rpcCode!, v.message)), v.headers);
@@ -209,7 +204,7 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
   const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
   if (v.kind !== 'continue') return finishVerdict(x, res, v, false, []);
-  const up = await callUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
+  const up = await forwardUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
   if (!up) return;
   if (req.method === 'GET' && up.statusCode === 200 && isEventStream(up.headers['content-type'] as string | undefined)) {
     const shaper = new Shaper(rt, x, rt.permissions(x.identity!), []);
@@ -219,7 +214,7 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
 }
 
 /** Sends the request upstream; on failure answers the client (502/504) and returns undefined. */
-async function callUpstream(
+async function forwardUpstream(
   rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, route: RouteMatch, method: 'GET' | 'POST' | 'DELETE', body: Buffer | string | undefined,
 ): Promise<UpstreamResponse | undefined> {
   if (!rt.agent) {
@@ -228,9 +223,8 @@ async function callUpstream(
     return undefined;
   }
   let up: UpstreamResponse;
-  const sentAt = performance.now();
   try {
-    up = await sendUpstream(rt.agent, {
+    up = await callUpstream(x, rt.agent, {
       origin: rt.target.origin,
       path: upstreamPath(rt.target, route.forwardPath),
       method,
@@ -239,23 +233,18 @@ async function callUpstream(
       // Tools can be slow to start answering; an SSE stream then has no idle limit.
       headersTimeout: x.s.config.mcpUpstreamTimeoutMs,
       bodyTimeout: 0,
-    });
+    }, res);
   } catch (err) {
     if (res.destroyed) return undefined; // the client went away
-    const timeout = err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.ConnectTimeoutError;
+    // A connection that cannot be made in time counts as a timeout here too (an LLM proxy calls it unreachable).
+    const timeout = timeoutOf(err) !== undefined;
     x.s.log.warn('MCP upstream request failed', { proxy: rt.proxy.id, code: (err as { code?: string }).code, message: (err as Error).message });
     emitFor(x, { type: 'error', details: { reason: timeout ? 'upstream_timeout' : 'upstream_unreachable', code: (err as { code?: string }).code } });
     sendError(res, timeout ? 504 : 502, timeout ? McpMsg.timeout : McpMsg.unreachable);
     return undefined;
   }
-  x.s.metrics?.upstreamSeconds('mcp', (performance.now() - sentAt) / 1000);
-  // A client that leaves ends the upstream exchange too (an open SSE stream above all). Cheaper than an
-  // AbortController per request; a client gone before the answer started only costs the upstream its reply.
-  if (res.destroyed) {
-    up.destroy();
-    return undefined;
-  }
-  res.once('close', () => up.destroy());
+  // The client left while the upstream was answering (callUpstream has ended the exchange).
+  if (res.destroyed) return undefined;
   return up;
 }
 
@@ -263,10 +252,7 @@ async function callUpstream(
 async function passThrough(res: ServerResponse, up: UpstreamResponse): Promise<void> {
   res.writeHead(up.statusCode, clientResponseHeaders(up.headers, true));
   try {
-    for await (const chunk of up.chunks()) {
-      if (res.destroyed) break;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    }
+    await pipeBody(up, res);
   } finally {
     if (!res.destroyed) res.end();
     up.destroy();

@@ -1,56 +1,8 @@
-// Small HTTP helpers of the MCP handler: bounded body reading, JSON answers, the DNS-rebinding Origin check.
+// Small HTTP helpers of the MCP handler: JSON-RPC answers and the DNS-rebinding Origin check (bounded body reading
+// and the plain JSON and error answers are the gateway's, ../upstream/body.ts and ../upstream/reply.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from './jsonrpc.ts';
-
-/** Largest client request body the gateway reads (a JSON-RPC request with its arguments). */
-export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-
-export class BodyTooLarge extends Error {}
-
-export function readBody(req: IncomingMessage, max = MAX_REQUEST_BYTES): Promise<Buffer> {
-  // Plain events rather than an async iterator: this runs on every POST and the iterator machinery costs more than
-  // the read itself.
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers['content-length']) > max) {
-      req.resume();
-      reject(new BodyTooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) {
-        chunks.length = 0;
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(c);
-    });
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  sendBody(res, status, typeof body === 'string' ? body : JSON.stringify(body), { ...headers, 'content-type': 'application/json' });
-}
-
-/** Writes a whole body with the given headers (their content type kept) and its length. */
-export function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]>): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: message }, headers);
-}
+import { sendJson } from '../upstream/reply.ts';
 
 /** JSON-RPC answers to a POST: one object for a single message, an array for a batch. */
 export function sendRpc(res: ServerResponse, batch: boolean, msgs: JsonRpcMessage[], headers: Record<string, string | string[]> = {}): void {

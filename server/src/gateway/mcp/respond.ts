@@ -3,16 +3,16 @@
 // SSE streams are passed on event by event as they arrive, never held whole: an event nothing applies to is written
 // byte for byte; one a rule changes is re-serialised with its other fields kept; one over the cap is replaced by a
 // JSON-RPC error for the same id. Client backpressure pauses the upstream read.
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import { emitFor } from '../pipeline/run.ts';
 import type { Exchange } from '../pipeline/types.ts';
 import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
-import { sendBody, sendJson } from './http.ts';
 import type { Shaped, Shaper } from './shape.ts';
 import { withData, SseSplitter, type SseEvent } from './sse.ts';
-import { clientResponseHeaders } from '../upstream-headers.ts';
+import { clientResponseHeaders } from '../upstream/headers.ts';
+import { drained } from '../upstream/call.ts';
+import { sendBody, sendJson } from '../upstream/reply.ts';
 
 export interface RespondContext {
   x: Exchange;
@@ -64,8 +64,7 @@ export async function respondJson(c: RespondContext, up: UpstreamResponse): Prom
   for (const m of list) {
     const s = c.shaper.active ? await c.shaper.shape(m) : { kind: 'keep' } as Shaped;
     if (s.kind === 'exit') {
-      c.res.writeHead(s.status, { 'content-type': contentTypeOf(s.body), ...s.headers, 'content-length': Buffer.byteLength(s.body) });
-      c.res.end(s.body);
+      sendBody(c.res, s.status, s.body, { 'content-type': contentTypeOf(s.body), ...s.headers });
       return 'exit';
     }
     out.push(s.kind === 'replace' ? s.msg : m);
@@ -169,7 +168,5 @@ export function sniffId(head: string, tail: string): JsonRpcId | undefined {
 
 async function write(res: ServerResponse, s: string): Promise<void> {
   if (res.destroyed) return;
-  if (!res.write(s)) {
-    await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  }
+  if (!res.write(s)) await drained(res);
 }

@@ -9,7 +9,8 @@ import { buildToolDescriptionInject } from '../rules/tool_description_inject/han
 import { permissionsFor, type McpPermissions } from './permissions.ts';
 import type { McpRuleHandler } from './rule-hooks.ts';
 import { buildSynthetic, type SyntheticCatalog } from './synthetic.ts';
-import { upstreamTarget, type AgentPool, type UpstreamTarget } from './upstream.ts';
+import { proxyAgent, upstreamTarget, type UpstreamTarget } from './upstream.ts';
+import type { PinnedPool } from '../upstream/pool.ts';
 import type { Dispatcher } from 'undici';
 
 export const MCP_RULE_BUILDERS: RuleBuilders<McpRuleHandler> = {
@@ -34,7 +35,7 @@ export interface McpRuntime {
   permissions(identity: Identity): McpPermissions;
 }
 
-export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: AgentPool, builders = MCP_RULE_BUILDERS): McpRuntime {
+export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: PinnedPool, builders = MCP_RULE_BUILDERS): McpRuntime {
   const pipeline = buildPipeline({ s, snapshot, proxy }, builders);
   const perms = new Map<string, McpPermissions>();
   return {
@@ -43,7 +44,7 @@ export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxy
     toolsListRules: pipeline.handlers.filter((h) => h.onToolsList),
     synthetic: buildSynthetic(proxy),
     target: upstreamTarget(proxy.upstreamUrl),
-    agent: agents.get(proxy),
+    agent: proxyAgent(agents, proxy),
     upstreamAuth: proxy.upstreamToken ? ['authorization', `Bearer ${proxy.upstreamToken}`] : undefined,
     capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
     permissions(identity) {

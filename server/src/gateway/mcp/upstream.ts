@@ -1,9 +1,9 @@
-// The upstream side: one pinned undici agent per proxy and pin (rebuilt only when the pin or upstream changes, so
-// keep-alive connections survive rule edits) and the upstream URL for a forwarded path. The header policy is the
-// gateway's, shared with LLM proxies (../upstream-headers.ts).
+// The upstream side: the upstream URL for a forwarded path, and the proxy's pinned agent (one per proxy and pin,
+// rebuilt only when the pin or upstream changes, so keep-alive connections survive rule edits). The pool, the header
+// policy and the call itself are the gateway's, shared with LLM proxies (../upstream/).
 import type { Dispatcher } from 'undici';
 import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
-import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
+import type { PinnedPool } from '../upstream/pool.ts';
 
 export interface UpstreamTarget {
   origin: string;
@@ -29,35 +29,12 @@ export function upstreamPath(t: UpstreamTarget, forwardPath: string): string {
   return query ? `${joined}?${query}` : joined;
 }
 
-/** Pinned agents by proxy, reused while the pin stays the same. */
-export class AgentPool {
-  private readonly agents = new Map<string, { fingerprint: string; agent: Dispatcher }>();
-
-  /** The agent for a proxy, or undefined when its upstream has no DNS pin (the gateway never connects by name). */
-  get(proxy: McpProxyConfig): Dispatcher | undefined {
-    const pin = proxy.pin;
-    if (!pin) return undefined;
-    const fingerprint = `${proxy.upstreamUrl}|${pin.hostname}|${pin.ip}|${pin.port}`;
-    const cur = this.agents.get(proxy.id);
-    if (cur?.fingerprint === fingerprint) return cur.agent;
-    const agent = createPinnedAgent(pin);
-    this.agents.set(proxy.id, { fingerprint, agent });
-    // close() lets in-flight requests (open SSE streams) finish on the old agent.
-    if (cur) void cur.agent.close().catch(() => undefined);
-    return agent;
-  }
-
-  prune(live: (id: string) => boolean): void {
-    for (const [id, cur] of this.agents) {
-      if (!live(id)) {
-        this.agents.delete(id);
-        void cur.agent.close().catch(() => undefined);
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((a) => a.agent.destroy().catch(() => undefined)));
-    this.agents.clear();
-  }
+/**
+ * The proxy's agent (kept under its id, replaced when the upstream or its pin changes), or undefined when its
+ * upstream has no DNS pin (the gateway never connects by name).
+ */
+export function proxyAgent(pool: PinnedPool, proxy: McpProxyConfig): Dispatcher | undefined {
+  const pin = proxy.pin;
+  if (!pin) return undefined;
+  return pool.agent(proxy.id, pin, `${proxy.upstreamUrl}|${pin.hostname}|${pin.ip}|${pin.port}`);
 }

@@ -12,7 +12,7 @@ import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { isRecord, RpcCode, type JsonRpcMessage } from '../../mcp/jsonrpc.ts';
 import { inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
 import type { LambdaRule } from '@tollgate/contract';
-import { CREDENTIAL_HEADERS } from '../../upstream-headers.ts';
+import { CREDENTIAL_HEADERS } from '../../upstream/headers.ts';
 
 export const lambdaFailedMessage = (name: string) => `Request blocked: lambda rule "${name}" failed`;
 

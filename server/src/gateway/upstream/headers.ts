@@ -1,7 +1,7 @@
 // The one header policy of both proxy kinds: what a client's request may carry on to the upstream, and what the
 // upstream's answer may carry back. A client credential never leaves the gateway, whatever header it travels in and
 // whichever proxy kind it reaches; the gateway then injects the upstream's own credential (the MCP server's bearer
-// token, the provider key). Lua lambdas do not see the credentials either (lua/svc.ts uses CREDENTIAL_HEADERS).
+// token, the provider key). Lua lambdas do not see the credentials either (rules/lambda/handler.ts uses CREDENTIAL_HEADERS).
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Every header a client may put a credential in: its Tollgate key, a provider-native key, a session cookie. */

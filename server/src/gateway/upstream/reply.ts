@@ -1,0 +1,30 @@
+// The answers the gateway writes itself, for both proxy kinds and the listener around them: a whole body with its
+// length, a JSON document, and the `{"error": message}` every refusal and upstream failure carries. A reply that
+// comes after the response has started (an upstream stream broke off) cannot be written any more: the client's
+// connection is cut instead, so it cannot take a truncated answer for a whole one.
+import type { ServerResponse } from 'node:http';
+
+/** Writes a whole body with the given headers (their content type kept) and its length. */
+export function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]>): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** A JSON answer; a string body is taken as JSON text already serialised. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  sendBody(res, status, typeof body === 'string' ? body : JSON.stringify(body), { ...headers, 'content-type': 'application/json' });
+}
+
+/** `{"error": message}` with the given status (and headers such as Retry-After or WWW-Authenticate). */
+export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: message }, headers);
+}
+
+/** A body a rule produced (a lambda's exit, a cache hit): JSON unless the rule's own headers say otherwise. */
+export function sendRuleBody(res: ServerResponse, status: number, body: string, headers: Record<string, string> | undefined): void {
+  sendBody(res, status, body, { 'content-type': 'application/json', ...headers });
+}
