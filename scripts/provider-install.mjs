@@ -30,9 +30,10 @@ function build() {
   if (compiledIsFresh([join(providerDir, 'src'), join(contractDir, 'src')], stamp)) return;
   const t0 = Date.now();
   process.stderr.write('building contract/dist and provider/dist ... ');
-  for (const dir of [contractDir, providerDir]) {
+  // The contract with tsc; the provider with its own build, which also places the pre-parsed protocol definitions.
+  for (const [dir, cmd] of [[contractDir, [tsc, '-p', join(contractDir, 'tsconfig.build.json')]], [providerDir, [join(providerDir, 'scripts', 'build.mjs')]]]) {
     rmSync(join(dir, 'dist'), { recursive: true, force: true });
-    const r = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], { stdio: 'inherit' });
+    const r = spawnSync(process.execPath, cmd, { stdio: 'inherit' });
     if (r.status !== 0) { process.stderr.write('failed\n'); process.exit(r.status ?? 1); }
   }
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
