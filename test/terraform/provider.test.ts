@@ -193,7 +193,7 @@ resource "tollgate_llm_proxy" "bad" {
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /Creating the LLM proxy failed \(HTTP 400\)/);
     assert.match(r.stderr, /budget\.capUsd: must be >= 0/);
-    assert.match(r.stderr, /cap_usd = -1/, 'terraform points at the attribute in the configuration');
+    assert.match(r.stderr, /\d+:\s+budget = \{/, 'terraform points at the attribute in the configuration');
     const proxies = (await api('GET', '/api/llm')).body.proxies as Array<{ name: string }>;
     assert.ok(!proxies.some((p) => p.name === 'bad'));
 
@@ -208,6 +208,7 @@ resource "tollgate_rule_set" "bad" {
     const v = await tf.run('validate');
     assert.notEqual(v.code, 0);
     assert.match(v.stderr, /rules\[0\]\.threshold: is not a field of ip_acl rules/);
+    assert.match(v.stderr, /\d+:\s+rules = \[\{ rule_type = "ip_acl"/, 'terraform points at the rule');
     tf.write({ 'main.tf': mainTf(vars) });
   });
 

@@ -18,6 +18,13 @@ function toWireDiagnostic(diagnostic: Diagnostic, type?: CtyType): WireDiagnosti
   return wire;
 }
 
+/**
+ * Terraform (1.11) places a diagnostic in the configuration by walking the path through nested *blocks* and then
+ * one attribute, optionally indexed; a step inside an attribute's value (a nested attribute, as all of ours are)
+ * makes it give up and point at the whole resource block. So the steps are cut after the first attribute and its
+ * index or key: terraform then underlines `budget = {...}` or the list element `rules[2]`, and the detail text
+ * still names the full field.
+ */
 export function toWirePath(path: Path, type?: CtyType): WireAttributePath {
   const steps: WireStep[] = [];
   let current: CtyType | undefined = type;
@@ -25,6 +32,8 @@ export function toWirePath(path: Path, type?: CtyType): WireAttributePath {
     steps.push(toWireStep(step, current));
     current = current === undefined ? undefined : stepType(current, step);
   }
+  const keep = steps[1] && !('attribute_name' in steps[1]) ? 2 : 1;
+  steps.length = Math.min(steps.length, keep);
   return { steps };
 }
 

@@ -40,15 +40,15 @@ test('nested attributes become nested_type objects with their nesting mode and n
   assert.equal(Buffer.from(rules.nested_type!.attributes[0]!.type).toString(), '["object",{"host":"string"}]');
 });
 
-test('diagnostic paths name attributes, list indexes and map keys according to the type', () => {
+test('diagnostic paths name the attribute and its list index or map key, where terraform can place them', () => {
   const type = objectType(schema.attributes);
   const [listPath, mapPath, plainMap] = toWireDiagnostics([
     { severity: 'error', summary: 'a', path: ['rules', 1, 'match', 'host'] },
     { severity: 'warning', summary: 'b', path: ['limits', 'gpt-4', 'rpm'] },
     { severity: 'error', summary: 'c', detail: 'd', path: ['tags', 'env'] },
   ], type);
-  assert.deepEqual(listPath?.attribute?.steps, [{ attribute_name: 'rules' }, { element_key_int: 1 }, { attribute_name: 'match' }, { attribute_name: 'host' }]);
-  assert.deepEqual(mapPath?.attribute?.steps, [{ attribute_name: 'limits' }, { element_key_string: 'gpt-4' }, { attribute_name: 'rpm' }]);
+  assert.deepEqual(listPath?.attribute?.steps, [{ attribute_name: 'rules' }, { element_key_int: 1 }]);
+  assert.deepEqual(mapPath?.attribute?.steps, [{ attribute_name: 'limits' }, { element_key_string: 'gpt-4' }]);
   assert.equal(mapPath?.severity, 'WARNING');
   assert.deepEqual(plainMap?.attribute?.steps, [{ attribute_name: 'tags' }, { element_key_string: 'env' }]);
   assert.equal(plainMap?.detail, 'd');
