@@ -3,12 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tollgate/**', '.cache/**', 'provider/gen/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tollgate/**', '.cache/**', 'provider/cdktf/**', 'examples/cdktf/cdktf.out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json', './examples/cdktf/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
