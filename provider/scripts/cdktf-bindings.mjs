@@ -6,9 +6,7 @@
 // @cdktf/provider-generator's index requires jsii-pacmak, which it does not declare; the generator module itself
 // does not, so it is loaded directly.
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -36,6 +34,3 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`wrote CDKTF bindings to ${outdir}`);
 }
 
-export function tempDir() {
-  return mkdtempSync(join(tmpdir(), 'tollgate-cdktf-'));
-}

@@ -2,7 +2,8 @@
 // a filesystem mirror (offline init), against a real Tollgate on loopback. One working directory is carried through
 // the steps in order, the way a team's configuration lives: apply, no-op plan, update, replacement, drift, import,
 // bad input, a wrong token, parallel keys, destroy.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
@@ -241,6 +242,37 @@ resource "tollgate_api_key" "fleet" {
     const keys = (await api('GET', '/api/keys')).body.keys as Array<{ tags: string[] }>;
     assert.equal(keys.filter((k) => k.tags.some((x) => x.startsWith('name:fleet-'))).length, 20);
     assert.equal((await plan()).code, 0);
+  });
+
+  test('a write-only token reaches the server and never the state', async () => {
+    const guarded = await startMcpUpstream({ token: 'upstream-wo-secret' });
+    try {
+      const woServer = (version: number) => `${vars.extra ?? ''}
+resource "tollgate_mcp_server" "guarded" {
+  name                  = "guarded"
+  url                   = "${guarded.url}"
+  auth_type             = "bearer"
+  auth_token_wo         = "upstream-wo-secret"
+  auth_token_wo_version = ${version}
+  discover_tools        = true
+}
+output "guarded_tools" { value = length(tollgate_mcp_server.guarded.tools) }
+`;
+      tf.write({ 'main.tf': mainTf({ ...vars, extra: woServer(1) }) });
+      const r = await tf.ok('apply', '-auto-approve');
+      assert.doesNotMatch(r.stdout, /upstream-wo-secret/);
+      assert.equal((await tf.outputs()).guarded_tools, 8, 'discovery passed the upstream\'s bearer check');
+      assert.doesNotMatch(readFileSync(join(tf.dir, 'terraform.tfstate'), 'utf8'), /upstream-wo-secret/);
+      assert.equal((await plan()).code, 0, 'an unchanged version sends nothing');
+      tf.write({ 'main.tf': mainTf({ ...vars, extra: woServer(2) }) });
+      const bumped = await tf.run('plan', '-detailed-exitcode');
+      assert.equal(bumped.code, 2);
+      assert.match(bumped.stdout, /~ auth_token_wo_version\s+= 1 -> 2/);
+      tf.write({ 'main.tf': mainTf(vars) });
+      await tf.ok('apply', '-auto-approve');
+    } finally {
+      await guarded.close();
+    }
   });
 
   test('destroy leaves nothing behind', async () => {
