@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { buildKeyTags, createKeyBodySchema, llmPermissionSchema, mcpPermissionSchema, nameTag, parseKeyTags, type createdKeySchema, type keyRecordSchema } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import { goneIsFine, importById } from './common.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { objects, orElse, str, strings } from './values.ts';
@@ -108,12 +109,6 @@ export const apiKeyResource: ResourceType<ApiClient> = {
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return { value: state(r.body.key, planned, r.body.key.key), diagnostics: [] };
   },
-  async delete(client, prior) {
-    const r = await client.delete(`/api/keys/${String(prior.id)}`);
-    if (!r.ok && r.error.status !== 404) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
-  async importState(_client, id) {
-    return { value: { id }, diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.delete(`/api/keys/${String(prior.id)}`), action('Deleting')),
+  importState: importById,
 };

@@ -2,8 +2,27 @@
 // Terraform 1.11 write-only argument (never stored) with a version that says when to send it again.
 import type { Attribute, ObjectValue, Result } from '../framework/types.ts';
 import { NOT_FOUND, type ApiResult } from '../client/api-client.ts';
-import { apiErrorDiagnostic, type ErrorContext } from '../client/diagnostics.ts';
+import { apiErrorDiagnostic, errorDiagnostic, type ErrorContext } from '../client/diagnostics.ts';
 import { num, str } from './values.ts';
+
+/** A delete that finds the object already gone has done its job (it was removed behind terraform's back). */
+export async function goneIsFine(call: Promise<ApiResult<unknown>>, ctx: ErrorContext): Promise<Result<void>> {
+  const r = await call;
+  if (!r.ok && r.error.status !== NOT_FOUND) return { diagnostics: [apiErrorDiagnostic(r.error, ctx)] };
+  return { diagnostics: [] };
+}
+
+/** Import by the object's own id: read() fills in the rest. */
+export async function importById(_client: unknown, id: string): Promise<Result<ObjectValue>> {
+  return { value: { id }, diagnostics: [] };
+}
+
+/** Import by a composite id `<a>/<b>` (e.g. <mcp server id>/<resource id>). */
+export function splitImportId(id: string, expected: string): Result<[string, string]> {
+  const [a, b, ...rest] = id.split('/');
+  if (!a || !b || rest.length) return { diagnostics: [errorDiagnostic('Invalid import id', `expected ${expected}, got "${id}"`)] };
+  return { value: [a, b], diagnostics: [] };
+}
 
 /** GET the object; a 404 means it was deleted behind terraform's back, and terraform plans to create it again. */
 export async function readOrGone<T>(fetch: () => Promise<ApiResult<T>>, toState: (body: T) => ObjectValue, ctx: ErrorContext): Promise<Result<ObjectValue | null>> {

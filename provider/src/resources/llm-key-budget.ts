@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { keyBudgetEntrySchema } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import { goneIsFine, splitImportId } from './common.ts';
 import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
 import { budgetAttribute } from './llm-proxy.ts';
 import { bool, num, str } from './values.ts';
@@ -51,16 +52,9 @@ export const llmKeyBudgetResource: ResourceType<ApiClient> = {
   create: (client, planned) => put(client, planned, 'Creating'),
   read: (client, prior) => fetchState(client, prior),
   update: (client, planned) => put(client, planned, 'Updating'),
-  async delete(client, prior) {
-    const r = await client.delete(budgetPath(prior));
-    if (!r.ok && r.error.status !== 404) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.delete(budgetPath(prior)), action('Deleting')),
   async importState(_client, id) {
-    const [proxyId, keyId, ...rest] = id.split('/');
-    if (!proxyId || !keyId || rest.length) {
-      return { diagnostics: [errorDiagnostic('Invalid import id', `expected <llm proxy id>/<api key id>, got "${id}"`)] };
-    }
-    return { value: { id, llm_proxy_id: proxyId, api_key_id: keyId }, diagnostics: [] };
+    const ids = splitImportId(id, '<llm proxy id>/<api key id>');
+    return ids.value ? { value: { id, llm_proxy_id: ids.value[0], api_key_id: ids.value[1] }, diagnostics: [] } : { diagnostics: ids.diagnostics };
   },
 };

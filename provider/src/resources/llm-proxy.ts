@@ -7,7 +7,7 @@ import type { ApiClient } from '../client/api-client.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
-import { readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
+import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
 import { bool, num, obj, sameValue, str, strings } from './values.ts';
 
 type LlmProxyRecord = z.output<typeof llmProxyWithPinSchema>;
@@ -122,12 +122,6 @@ export const llmProxyResource: ResourceType<ApiClient> = {
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return refresh(client, id, planned);
   },
-  async delete(client, prior) {
-    const r = await client.delete(`/api/llm/${String(prior.id)}`);
-    if (!r.ok && r.error.status !== 404) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
-  async importState(_client, id) {
-    return { value: { id }, diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.delete(`/api/llm/${String(prior.id)}`), action('Deleting')),
+  importState: importById,
 };

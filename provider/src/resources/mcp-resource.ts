@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { resourceCreateSchema, type resourceRecordSchema } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
 import type { ApiClient } from '../client/api-client.ts';
-import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
+import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
-import { readOrGone } from './common.ts';
+import { goneIsFine, readOrGone, splitImportId } from './common.ts';
 import { str } from './values.ts';
 
 type ResourceRecord = z.output<typeof resourceRecordSchema>;
@@ -54,16 +54,9 @@ export const mcpResourceResource: ResourceType<ApiClient> = {
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return { value: state(r.body, String(prior.mcp_server_id)), diagnostics: [] };
   },
-  async delete(client, prior) {
-    const r = await client.delete(path(prior));
-    if (!r.ok && r.error.status !== 404) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.delete(path(prior)), action('Deleting')),
   async importState(_client, id) {
-    const [serverId, resourceId, ...rest] = id.split('/');
-    if (!serverId || !resourceId || rest.length) {
-      return { diagnostics: [errorDiagnostic('Invalid import id', `expected <mcp server id>/<resource id>, got "${id}"`)] };
-    }
-    return { value: { mcp_server_id: serverId, id: resourceId }, diagnostics: [] };
+    const ids = splitImportId(id, '<mcp server id>/<resource id>');
+    return ids.value ? { value: { mcp_server_id: ids.value[0], id: ids.value[1] }, diagnostics: [] } : { diagnostics: ids.diagnostics };
   },
 };

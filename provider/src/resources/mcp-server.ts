@@ -7,7 +7,7 @@ import type { ApiClient } from '../client/api-client.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
-import { readOrGone, writeOnlySecret, secretAttributes } from './common.ts';
+import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
 import { bool, str } from './values.ts';
 
 type McpServerRecord = z.output<typeof mcpServerRecordSchema>;
@@ -98,12 +98,6 @@ export const mcpServerResource: ResourceType<ApiClient> = {
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return settle(client, id, planned, planned.tools === UNKNOWN);
   },
-  async delete(client, prior) {
-    const r = await client.delete(`/api/mcp/${String(prior.id)}`);
-    if (!r.ok && r.error.status !== 404) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
-  async importState(_client, id) {
-    return { value: { id }, diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.delete(`/api/mcp/${String(prior.id)}`), action('Deleting')),
+  importState: importById,
 };

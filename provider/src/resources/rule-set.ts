@@ -3,6 +3,7 @@
 import type { Rule } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
 import type { ApiClient } from '../client/api-client.ts';
+import { goneIsFine } from './common.ts';
 import { NOT_FOUND } from '../client/api-client.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { ruleAttributes } from '../schema/rule-attributes.ts';
@@ -62,11 +63,7 @@ export const ruleSetResource: ResourceType<ApiClient> = {
     return { diagnostics: [apiErrorDiagnostic(r.error, action('Reading'))] };
   },
   update: (client, planned) => put(client, planned, 'Updating'),
-  async delete(client, prior) {
-    const r = await client.put(rulesPath(String(prior.proxy_kind), String(prior.proxy_id)), { rules: [] });
-    if (!r.ok && r.error.status !== NOT_FOUND) return { diagnostics: [apiErrorDiagnostic(r.error, action('Deleting'))] };
-    return { diagnostics: [] };
-  },
+  delete: (client, prior) => goneIsFine(client.put(rulesPath(String(prior.proxy_kind), String(prior.proxy_id)), { rules: [] }), action('Deleting')),
   async importState(client, id) {
     // The id is the proxy's; which kind it is, the API says.
     for (const kind of ['mcp', 'llm']) {
