@@ -6,7 +6,7 @@ import { DatastoreUnavailable, type Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import { unixNow, type Services } from '../services.ts';
 import { resolveGrants } from './grants.ts';
-import { checkApiKeyQuota } from './quota.ts';
+import { checkApiKeyQuota } from '../quota/api-key-quota.ts';
 import { parseUpdateKeyBody } from './body.ts';
 import { type CreateKeyBody, type PermissionInput } from '@tollgate/contract';
 import {

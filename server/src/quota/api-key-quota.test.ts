@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpError } from '../http/errors.ts';
-import { apiKeyLimit, apiKeyLimitMessage, checkApiKeyQuota } from './quota.ts';
+import { apiKeyLimit, apiKeyLimitMessage, checkApiKeyQuota } from './api-key-quota.ts';
 
 test('the key limit defaults to 40 and follows private:permissions:apikey:limit:N', () => {
   assert.equal(apiKeyLimit([]), 40);
