@@ -4,7 +4,7 @@
 import { sha256Hex } from '../crypto/tokens.ts';
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext } from '../http/auth-context.ts';
 
 interface IdentityRow {
   user_id: string;
