@@ -1,6 +1,6 @@
 // Time buckets of GET /api/logs/chart: ranges aligned to UTC hours or days (Unix time is UTC, so aligning is a
 // modulo), zero-filled so a chart needs no gap logic, and bounded in count.
-import { GATEWAY_EVENT_TYPES } from '../gateway/events.ts';
+import { GATEWAY_EVENT_TYPES } from '../gateway/event-types.ts';
 import { badRequest } from '../http/errors.ts';
 
 export type BucketSize = 'hour' | 'day';
@@ -28,7 +28,7 @@ export interface Bucket {
 export type Outcome = 'allow' | 'deny' | 'error';
 
 /**
- * Event type -> chart series. The gateway's event catalog (gateway/events.ts) is the source: each proxied request
+ * Event type -> chart series. The gateway's event catalog (gateway/event-types.ts) is the source: each proxied request
  * has exactly one outcome event, e.g. `ip_blocked` is the deny of an ip_acl block. `block` is the spec's other name
  * for a deny. Types without a series (`dlp_match`, `api_request`, ...) are details, not outcomes.
  */

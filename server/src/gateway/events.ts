@@ -3,42 +3,7 @@
 // request/response body.
 import type { ProxyConfig } from '../snapshot/snapshot.ts';
 import { unixNow, type Services } from '../services.ts';
-
-/**
- * Every event type the gateway emits, with the chart bucket it counts in (`/api/logs/chart` buckets allow, deny and
- * error; `info` events are not counted). One request produces exactly one outcome event (allow, deny or error
- * bucket) and any number of info events.
- */
-export const GATEWAY_EVENT_TYPES = {
-  /** The request was forwarded (or answered from cache / synthetic resources) and allowed. */
-  allow: 'allow',
-  /** Authentication failed, the credential may not use the tool/resource/model, or a lambda exited with >= 400. */
-  deny: 'deny',
-  /** The gateway failed: upstream unreachable, response too large, internal error. */
-  error: 'error',
-  /** An ip_acl rule blocked the client address. */
-  ip_blocked: 'deny',
-  /** A rate_limit rule banned a key (details.imposed true), or a request hit an existing ban. */
-  ip_banned: 'deny',
-  /** A rate_limit rule fired and the request got 429. */
-  rate_limited: 'deny',
-  /** A rate_limit rule in dryrun mode would have fired; the request continued. */
-  rate_limit_dryrun: 'info',
-  /** A response_replace rule redacted part of a response. */
-  dlp_match: 'info',
-  /** A lambda failed (compile error, runtime error, budget exceeded); the request failed closed. */
-  lambda_error: 'error',
-  /** A prompt_guard rule fired (LLM data plane). */
-  prompt_guard_hit: 'info',
-} as const;
-
-export type GatewayEventType = keyof typeof GATEWAY_EVENT_TYPES | (string & {});
-export type ChartBucket = 'allow' | 'deny' | 'error' | 'info';
-
-/** Chart bucket of an event type (unknown types count as info). */
-export function chartBucket(type: string): ChartBucket {
-  return (GATEWAY_EVENT_TYPES as Record<string, ChartBucket>)[type] ?? 'info';
-}
+import type { GatewayEventType } from './event-types.ts';
 
 export interface GatewayEvent {
   type: GatewayEventType;

@@ -2,7 +2,7 @@
 // (never prom-client's global one), so two gateways in one process (tests) never mix their counts. On the request
 // path the labelled children are looked up once per label set and cached: an increment is then a field update.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { chartBucket } from './events.ts';
+import { chartBucket } from './event-types.ts';
 
 export type ProxyKindLabel = 'mcp' | 'llm' | 'none';
 

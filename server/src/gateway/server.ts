@@ -1,21 +1,14 @@
 // The gateway role: the proxy listener (data plane) and the internal admin listener (status, config version).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Services } from '../services.ts';
 import { ConfigStore } from './config-store.ts';
 import { buildHostCheck } from './host-check.ts';
 import { GatewayMetrics, type ProxyKindLabel } from './metrics.ts';
-import { resolveRoute, type RouteMatch } from './routing.ts';
+import { resolveRoute } from './routing.ts';
 import { createMcpGateway } from './mcp/handler.ts';
 import { createLlmGateway } from './llm/handler.ts';
 import { sendJson } from './upstream/reply.ts';
-
-export interface ProxyHandler {
-  handle(req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void>;
-  /** Waits for the requests in flight to finish, then writes what they buffered. */
-  flush?(): Promise<void>;
-  close?(): Promise<void>;
-}
 
 export interface GatewayHandle {
   url: string;

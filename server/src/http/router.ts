@@ -3,7 +3,7 @@
 // (api/lifecycle/app.ts) and the OpenAPI document is generated from it (api/openapi/document.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import type { AuthContext } from '../auth/context.ts';
+import type { AuthContext } from './auth-context.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

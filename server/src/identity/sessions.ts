@@ -1,5 +1,5 @@
 // Dashboard sessions. The cookie carries 32 random bytes; the table keeps only their SHA-256, so a database dump
-// holds no usable session. Every request looks the session up (auth/authenticate.ts), so logout is immediate on
+// holds no usable session. Every request looks the session up (identity/authenticate.ts), so logout is immediate on
 // every replica.
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../crypto/tokens.ts';

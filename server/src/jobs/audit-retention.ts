@@ -2,7 +2,7 @@
 // holds one long transaction. Hourly: retention is measured in days, so an hour of slack is immaterial.
 import { deleteEventsBefore } from '../audit/queries.ts';
 import { unixNow, type Services } from '../services.ts';
-import type { Job } from './index.ts';
+import type { Job } from './job.ts';
 
 const BATCH = 5000;
 const DAY_S = 86_400;

@@ -2,18 +2,11 @@
 // file only schedules them. Returns a function that stops them all.
 import type { Role } from '../config/config.ts';
 import type { Services } from '../services.ts';
+import type { Job } from './job.ts';
 import { repinJob } from './repin.ts';
 import { auditRetentionJob } from './audit-retention.ts';
 import { llmLogPurgeJob } from './llm-log-purge.ts';
 import { sessionPurgeJob } from './session-purge.ts';
-
-export interface Job {
-  name: string;
-  intervalMs: (s: Services) => number;
-  /** Which roles run it (API-side jobs write to the database; one replica running them twice is harmless). */
-  roles: Role[];
-  run(s: Services): Promise<void>;
-}
 
 /** The jobs, one line each. */
 const JOBS: Job[] = [

@@ -1,6 +1,6 @@
 // Enforces the 7-day retention of LLM conversation logs (reads already ignore older rows; this frees the space).
 import { purgeExpiredLogs } from '../conversation-logs/store.ts';
-import type { Job } from './index.ts';
+import type { Job } from './job.ts';
 
 export const llmLogPurgeJob: Job = {
   name: 'llm-log-purge',

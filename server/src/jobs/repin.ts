@@ -9,7 +9,7 @@ import { refreshLlmPin, samePin } from '../llm-admin/provider-pin.ts';
 import { upstreamBaseUrl } from '../llm-admin/registry.ts';
 import { type ProviderId } from '@tollgate/contract';
 import { unixNow, type Services } from '../services.ts';
-import type { Job } from './index.ts';
+import type { Job } from './job.ts';
 
 /** How many hosts are resolved at once. */
 const CONCURRENCY = 8;

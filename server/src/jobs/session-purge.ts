@@ -2,7 +2,7 @@
 // users who never come back, so the table does not grow with every sign-in ever made.
 import { deleteExpiredSessions } from '../identity/sessions.ts';
 import { unixNow, type Services } from '../services.ts';
-import type { Job } from './index.ts';
+import type { Job } from './job.ts';
 
 export async function purgeExpiredSessions(s: Services): Promise<number> {
   const n = await deleteExpiredSessions(s.db, unixNow(s.clock));

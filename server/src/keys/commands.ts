@@ -1,17 +1,15 @@
 // The three writes on client keys. Each runs in one transaction that also bumps the config version, and announces
 // the version after commit, so the gateway serves the new tag set the moment the call returns.
-import type { AuthContext } from '../auth/context.ts';
+import type { AuthContext } from '../http/auth-context.ts';
 import { bumpConfigVersion } from '../config/changes.ts';
 import { DatastoreUnavailable, type Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
+import { assertApiKeyQuota } from '../quota/quota.ts';
 import { unixNow, type Services } from '../services.ts';
 import { resolveGrants } from './grants.ts';
-import { checkApiKeyQuota } from './quota.ts';
 import { parseUpdateKeyBody } from './body.ts';
 import { type CreateKeyBody, type PermissionInput } from '@tollgate/contract';
-import {
-  countClientKeys, deleteClientKey, findOwnCredential, insertClientKey, lockConsumerTags, replaceKeyTags,
-} from './store.ts';
+import { deleteClientKey, findOwnCredential, insertClientKey, replaceKeyTags } from './store.ts';
 import { NAME_TAG_PREFIX, buildKeyTags, findNameTag, nameTag } from '@tollgate/contract';
 import { checkCustomTags } from './body.ts';
 import { toKeyRecord, type KeyRecord, type KeyRow } from './view.ts';
@@ -55,8 +53,7 @@ async function computeTags(q: Queryable, userId: string, nameTagValue: string, i
 export function createKey(s: Services, auth: AuthContext, body: CreateKeyBody): Promise<CreatedKey> {
   return writeAndPublish(s, Msg.createKeyFailed, async (q) => {
     const tags = await computeTags(q, auth.userId, nameTag(body.name), body);
-    const consumerTags = await lockConsumerTags(q, auth.consumerId);
-    checkApiKeyQuota(await countClientKeys(q, auth.consumerId), consumerTags);
+    await assertApiKeyQuota(q, auth.consumerId);
     const { id, key } = await insertClientKey(q, auth.consumerId, tags, unixNow(s.clock));
     return { id, key, tags };
   });

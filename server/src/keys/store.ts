@@ -23,20 +23,6 @@ export async function findOwnCredential(q: Queryable, consumerId: string, id: st
   return rows[0];
 }
 
-/**
- * Locks the consumer row and returns its fresh tags: concurrent creates of one user queue here, so the quota
- * count cannot be overtaken between the check and the insert.
- */
-export async function lockConsumerTags(q: Queryable, consumerId: string): Promise<string[]> {
-  const rows = await q.query<{ tags: string[] }>('SELECT tags FROM consumers WHERE id = $1 FOR UPDATE', [consumerId]);
-  return rows[0]?.tags ?? [];
-}
-
-export async function countClientKeys(q: Queryable, consumerId: string): Promise<number> {
-  const [row] = await q.query<{ n: number }>('SELECT count(*) AS n FROM credentials WHERE consumer_id = $1 AND NOT is_pat', [consumerId]);
-  return Number(row?.n ?? 0);
-}
-
 export async function insertClientKey(q: Queryable, consumerId: string, tags: string[], nowS: number): Promise<{ id: string; key: string }> {
   const id = randomUUID();
   const key = newClientKey();

@@ -6,8 +6,8 @@ import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import { parseOr400 } from '../http/validate.ts';
 import { isUuid, requireMcp } from '../proxies/ownership.ts';
+import { assertResourceQuota } from '../quota/quota.ts';
 import { unixNow, type Services } from '../services.ts';
-import { assertResourceQuota } from './quota.ts';
 import {
   RESOURCE_SUMMARY_COLUMNS, resourceRecord, resourceSummary,
   type McpRow, type ResourceRecord, type ResourceRow, type ResourceSummary,

@@ -12,8 +12,8 @@ import {
 import { validateInboundAuth } from '../proxies/inbound-auth.ts';
 import { isUuid, requireMcp } from '../proxies/ownership.ts';
 import { pinOr400 } from '../proxies/pin.ts';
+import { assertMcpQuota } from '../quota/quota.ts';
 import { unixNow, type Services } from '../services.ts';
-import { assertMcpQuota } from './quota.ts';
 import { loadMcpRecord, mcpRecord, resourceSummariesByMcp, type McpRow, type McpServerRecord } from './records.ts';
 import { mcpCreateSchema, mcpPatchSchema } from '@tollgate/contract';
 import { createUpstreamAuth, patchUpstreamAuth } from './upstream-auth.ts';

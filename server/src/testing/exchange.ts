@@ -8,7 +8,8 @@ import { silentLogger } from '../log.ts';
 import type { Services } from '../services.ts';
 import { MemoryState } from '../state/memory.ts';
 import type { Rule } from '@tollgate/contract';
-import type { Exchange, Identity, RequestFacts } from '../gateway/pipeline/types.ts';
+import type { Identity } from '../gateway/inbound-auth/types.ts';
+import type { Exchange, RequestFacts } from '../gateway/pipeline/types.ts';
 
 export interface FakeWorld {
   s: Services;

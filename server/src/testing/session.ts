@@ -1,7 +1,7 @@
 // Test helpers for the dashboard session channel (used by the route tests; not imported by production code).
 import assert from 'node:assert/strict';
-import { SESSION_COOKIE } from '../auth/authenticate.ts';
 import { TEST_PASSWORD, type HttpResult, type TestApp } from './harness.ts';
+import { SESSION_COOKIE } from '../identity/session-cookie.ts';
 import { base32Decode, totpAt } from '../identity/totp.ts';
 
 export interface SignedIn {

@@ -3,9 +3,11 @@
 // the identity is kept on the context first so that the refused request is still recorded (every PAT request is);
 // a session must pass the origin check before it is told that it still owes its 2FA code.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticatePat, authenticateSession, cookie, SESSION_COOKIE } from '../../auth/authenticate.ts';
-import type { AuthContext } from '../../auth/context.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
 import { bearerTokenOrEmpty } from '../../http/authorization.ts';
+import { cookie } from '../../http/cookies.ts';
+import { authenticatePat, authenticateSession } from '../../identity/authenticate.ts';
+import { SESSION_COOKIE } from '../../identity/session-cookie.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthRequirement } from '../../http/router.ts';
 import { unixNow, type Services } from '../../services.ts';

@@ -1,14 +1,15 @@
 // The minimal dashboard session channel: sign in with e-mail and password, sign out, and who am I. Sign-in is the
 // one public route under /api/auth/*; like every session-only route it still refuses a PAT with the spec's 403.
 import { loginBodySchema } from '@tollgate/contract';
-import { authenticatePat, cookie, SESSION_COOKIE } from '../../auth/authenticate.ts';
 import { bearerTokenOrEmpty } from '../../http/authorization.ts';
+import { cookie, isSecureRequest } from '../../http/cookies.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import { Reply, type RequestContext, type Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
 import { assertUnderLimit, LOGIN_FAILURES } from '../../identity/attempts.ts';
 import { checkPassword } from '../../identity/login.ts';
-import { clearedSessionCookie, isSecureRequest, sessionCookie } from '../../identity/session-cookie.ts';
+import { authenticatePat } from '../../identity/authenticate.ts';
+import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from '../../identity/session-cookie.ts';
 import { createSession, deleteSession, deleteSessionByToken, sessionTimes } from '../../identity/sessions.ts';
 import { twofaState } from '../../identity/twofa.ts';
 import { getProfile, normalizeEmail } from '../../identity/users.ts';

@@ -17,7 +17,7 @@ import type { Services } from '../../services.ts';
 import type { ConfigStore } from '../config-store.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
-import type { ProxyHandler } from '../server.ts';
+import type { ProxyHandler } from '../proxy-handler.ts';
 import { accountCompleted, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LlmMsg } from './authorize.ts';

@@ -10,7 +10,7 @@ import type { Services } from '../../services.ts';
 import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
-import type { ProxyHandler } from '../server.ts';
+import type { ProxyHandler } from '../proxy-handler.ts';
 import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
 import { originAllowed, sendRpc } from './http.ts';
 import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';

@@ -4,7 +4,7 @@
 // have no ids, so only `mcp:<id>:resource:*` reaches them; synthetic resources are also reachable by their id.
 // Mode jwt: a valid token reaches every tool and resource (the issuer is the authority; firewall rules still apply).
 import { MCP_FLAG_TAG } from '@tollgate/contract';
-import type { Identity } from '../pipeline/types.ts';
+import type { Identity } from '../inbound-auth/types.ts';
 
 export interface McpPermissions {
   /** Any access to this proxy at all. */

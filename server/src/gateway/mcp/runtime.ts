@@ -3,7 +3,7 @@
 import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import { buildPipeline, GENERIC_RULE_BUILDERS, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
-import type { Identity } from '../pipeline/types.ts';
+import type { Identity } from '../inbound-auth/types.ts';
 import { buildResponseReplace } from '../rules/response_replace/handler.ts';
 import { buildToolDescriptionInject } from '../rules/tool_description_inject/handler.ts';
 import { permissionsFor, type McpPermissions } from './permissions.ts';

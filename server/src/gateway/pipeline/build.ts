@@ -3,7 +3,7 @@
 import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import type { Rule, RuleType } from '@tollgate/contract';
-import { createAuthenticator, type Authenticator } from '../auth/index.ts';
+import { createAuthenticator, type Authenticator } from '../inbound-auth/index.ts';
 import { toolScope } from './scope.ts';
 import type { RuleHandler } from './types.ts';
 

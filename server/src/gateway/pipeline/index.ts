@@ -35,7 +35,8 @@ import { buildRateLimit } from '../rules/rate_limit/handler.ts';
 import { buildStaticCache } from '../rules/static_cache/handler.ts';
 import { buildLambda } from '../rules/lambda/handler.ts';
 
-export type { Identity, RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
+export type { Identity } from '../inbound-auth/types.ts';
+export type { RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
 export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilders } from './build.ts';
 export { newExchange, runAccessPhases, emitFor, type Authorize } from './run.ts';
 export { toolScope } from './scope.ts';

@@ -3,23 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import type { GatewayEvent } from '../events.ts';
-
-/** Who the caller is once authentication passed. */
-export interface Identity {
-  mode: 'svc_api_key' | 'jwt';
-  /** svc_api_key: the client key's credential id. */
-  credentialId?: string;
-  /** svc_api_key: the consumer (user) owning the key. */
-  consumerId?: string;
-  /** svc_api_key: the key's permission tags; empty in jwt mode. */
-  tags: readonly string[];
-  /** jwt: the verified claims. */
-  claims?: Readonly<Record<string, unknown>>;
-  /** Value of the rate_limit match key `consumer`: the consumer id, or `iss|sub` of a JWT. */
-  consumerKey: string;
-  /** Value of the rate_limit match key `api_key`: the credential id, or the SHA-256 of a JWT. */
-  apiKeyKey: string;
-}
+import type { Identity } from '../inbound-auth/types.ts';
 
 /** What the kind-specific handler learned about the request before the pipeline runs. */
 export interface RequestFacts {

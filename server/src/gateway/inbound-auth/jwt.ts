@@ -4,8 +4,7 @@
 // until they expire (bounded), so a client reusing its token pays the signature check once per config version.
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { InboundAuth } from '../../snapshot/snapshot.ts';
-import type { Identity } from '../pipeline/types.ts';
-import type { AuthOutcome } from './index.ts';
+import type { AuthOutcome, Identity } from './types.ts';
 import { AuthMsg } from './messages.ts';
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];

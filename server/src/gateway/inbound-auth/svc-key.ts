@@ -1,7 +1,7 @@
 // Mode svc_api_key: the Bearer token is a client key minted by Tollgate, found by its SHA-256 in the snapshot (no
 // database query). The PAT is a management credential and never valid here (spec Authentication 9: 401).
 import type { ClientCredential, ProxyConfig } from '../../snapshot/snapshot.ts';
-import type { AuthOutcome } from './index.ts';
+import type { AuthOutcome } from './types.ts';
 import { AuthMsg } from './messages.ts';
 
 export function authenticateKey(

@@ -2,22 +2,12 @@
 // from the snapshot) or jwt (stored JWKS). Both data planes use it; authorization (which tools, which models) stays
 // with the kind handler.
 import type { ClientCredential, ProxyConfig } from '../../snapshot/snapshot.ts';
-import type { Identity } from '../pipeline/types.ts';
+import type { Authenticator } from './types.ts';
 import { JwtVerifier } from './jwt.ts';
 import { authenticateKey, peekKey } from './svc-key.ts';
 
 export { AuthMsg } from './messages.ts';
-
-export type AuthOutcome =
-  | { ok: true; identity: Identity }
-  /** `reason` goes to the deny event (e.g. expired, claim_aud, unknown_key, pat_on_proxy); `message` to the client. */
-  | { ok: false; status: 401; message: string; reason: string; detail?: string };
-
-export interface Authenticator {
-  authenticate(token: string | undefined, tokenHash: string | undefined): Promise<AuthOutcome>;
-  /** Who the token claims to be, without verifying it: used only to look up bans before authentication. */
-  peek(token: string | undefined, tokenHash: string | undefined): { consumerKey?: string; apiKeyKey?: string };
-}
+export type { AuthOutcome, Authenticator, Identity } from './types.ts';
 
 export function createAuthenticator(
   proxy: ProxyConfig, credentials: ReadonlyMap<string, ClientCredential>, nowMs: () => number,

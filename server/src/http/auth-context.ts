@@ -1,4 +1,5 @@
-/** Who is calling the management API, and through which channel. */
+/** Who is calling the management API, and through which channel: resolved by identity/authenticate.ts, carried by
+ * the request context (router.ts). */
 export interface AuthContext {
   userId: string;
   email: string;

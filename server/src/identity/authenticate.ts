@@ -1,32 +1,10 @@
 // Resolves the caller of a management request. Spec order: a Bearer header wins and cookies are then ignored even
 // if invalid; a Bearer must be a PAT (client keys are never valid on /api/*). Every lookup goes to the database, so
 // a rotated PAT or a logged-out session fails on the very next request on every replica.
-import type { IncomingMessage } from 'node:http';
 import { sha256Hex } from '../crypto/tokens.ts';
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
-import type { AuthContext } from './context.ts';
-
-export const SESSION_COOKIE = 'tollgate_session';
-
-export function cookie(req: IncomingMessage, name: string): string | undefined {
-  const raw = req.headers.cookie;
-  if (!raw) return undefined;
-  for (const part of raw.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return safeDecode(part.slice(i + 1).trim());
-  }
-  return undefined;
-}
-
-/** A malformed %-escape in a cookie is the client's problem: keep the raw text (it then matches no session). */
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
-}
+import type { AuthContext } from '../http/auth-context.ts';
 
 interface IdentityRow {
   user_id: string;
