@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tollgate/**', '.cache/**', 'provider/cdktf/**', 'examples/cdktf/cdktf.out/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tollgate/**', '**/.cache/**', 'provider/cdktf/**', 'examples/cdktf/cdktf.out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

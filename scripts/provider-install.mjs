@@ -4,7 +4,7 @@
 // (~/.terraform.d/plugins/registry.terraform.io/tollgate/tollgate/<version>/<os>_<arch>/), or into DIR with the
 // same layout (for a `filesystem_mirror` block), so that `terraform init` works offline. The installed file is a
 // small shell script that runs this clone's build with this node, so rebuild (run this again) after pulling.
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const providerDir = join(root, 'provider');
 const contractDir = join(root, 'contract');
 const stamp = join(providerDir, 'dist', '.build-stamp');
-const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const version = JSON.parse(readFileSync(join(providerDir, 'package.json'), 'utf8')).version;
 
 function arg(name) {
@@ -26,18 +25,40 @@ function arg(name) {
   return v;
 }
 
+/**
+ * Builds what the provider process loads: contract/dist (with the server build, when stale) and provider/dist.
+ * Test files install the provider concurrently, so the build runs under a lock directory (mkdir is atomic) and
+ * checks freshness again once it holds it.
+ */
 function build() {
-  if (compiledIsFresh([join(providerDir, 'src'), join(contractDir, 'src')], stamp)) return;
-  const t0 = Date.now();
-  process.stderr.write('building contract/dist and provider/dist ... ');
-  // The contract with tsc; the provider with its own build, which also places the pre-parsed protocol definitions.
-  for (const [dir, cmd] of [[contractDir, [tsc, '-p', join(contractDir, 'tsconfig.build.json')]], [providerDir, [join(providerDir, 'scripts', 'build.mjs')]]]) {
-    rmSync(join(dir, 'dist'), { recursive: true, force: true });
-    const r = spawnSync(process.execPath, cmd, { stdio: 'inherit' });
+  withLock(join(providerDir, '.build-lock'), () => {
+    const server = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
+    if (server.status !== 0) process.exit(server.status ?? 1);
+    if (compiledIsFresh([join(providerDir, 'src'), join(contractDir, 'src')], stamp)) return;
+    const t0 = Date.now();
+    process.stderr.write('building provider/dist ... ');
+    rmSync(join(providerDir, 'dist'), { recursive: true, force: true });
+    const r = spawnSync(process.execPath, [join(providerDir, 'scripts', 'build.mjs')], { stdio: 'inherit' });
     if (r.status !== 0) { process.stderr.write('failed\n'); process.exit(r.status ?? 1); }
+    process.stderr.write(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  });
+}
+
+function withLock(lock, fn) {
+  const staleMs = 5 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let age = 0;
+      try { age = Date.now() - statSync(lock).mtimeMs; } catch { continue; }
+      if (age > staleMs) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
   }
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  process.stderr.write(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  try { fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
 }
 
 /** Terraform's platform names. */

@@ -21,6 +21,8 @@ const sourceProtos = join(providerDir, 'src/protocol/proto');
 const outProtos = join(outDir, 'protocol/proto');
 cpSync(sourceProtos, outProtos, { recursive: true });
 writeFileSync(join(outProtos, 'descriptor.json'), JSON.stringify(protoDescriptor(sourceProtos)));
+// Written last: its mtime is when the whole tree was emitted (provider:install compares the sources with it).
+writeFileSync(join(outDir, '.build-stamp'), `${new Date().toISOString()}\n`);
 
 /** The protobufjs JSON form of the .proto files, exactly what proto-loader's fromJSON takes. */
 function protoDescriptor(dir) {

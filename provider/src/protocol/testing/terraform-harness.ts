@@ -27,8 +27,9 @@ export interface Harness {
 
 /** Compiles the provider (inside the repository, so node_modules resolve) and writes the CLI config. */
 export function setUpHarness(providerType: string, mainRelative: string): Harness {
-  // Under dist/ (ignored by git and lint) and inside the repository, so that node_modules resolve.
-  const buildDir = join(providerDir, 'dist', `e2e-${process.pid}`);
+  // Inside the repository, so that node_modules resolve; beside dist/ rather than in it, because provider:install
+  // replaces dist/ while other test files may be running this one.
+  const buildDir = join(providerDir, '.cache', `e2e-${process.pid}`);
   const build = spawnSync(process.execPath, [join(providerDir, 'scripts/build.mjs'), buildDir], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   const scratch = mkdtempSync(join(tmpdir(), 'tfproto-'));
