@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findOnPath } from '../../provider/src/protocol/testing/terraform-harness.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export function terraformAvailable(): boolean {
-  return spawnSync('terraform', ['version'], { stdio: 'ignore' }).status === 0;
+  return findOnPath('terraform') !== undefined;
 }
 
 export interface TfResult { code: number; stdout: string; stderr: string; ms: number }
@@ -63,6 +64,8 @@ export function terraform(cliConfig: string, env: Record<string, string>): Terra
     p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     p.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr, ms: Date.now() - t0 }));
+    // A terraform that cannot start is a failed command with the reason, not an error that stops the test process.
+    p.on('error', (err) => resolve({ code: 127, stdout, stderr: `${stderr}${err.message}`, ms: Date.now() - t0 }));
   });
   const self: Terraform = {
     dir, env: fullEnv, run,

@@ -4,7 +4,8 @@ import * as grpc from '@grpc/grpc-js';
 import { createPluginIdentity } from './certificate.ts';
 
 const magicCookieKey = 'TF_PLUGIN_MAGIC_COOKIE';
-const magicCookieValue = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
+/** What terraform (go-plugin) sets in TF_PLUGIN_MAGIC_COOKIE for the plugins it starts. */
+export const magicCookieValue = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
 const coreProtocolVersion = 1;
 export const appProtocolVersion = 6;
 

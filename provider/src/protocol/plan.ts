@@ -3,7 +3,7 @@
 // object is created (or replaced) and keep their prior value when they are `stable` or when nothing else changes;
 // write-only attributes are never planned; a `forceNew` attribute that changes replaces the object.
 import { UNKNOWN, type Attribute, type Diagnostic, type ObjectValue, type Path, type ResourceType, type Schema, type Value } from '../framework/types.ts';
-import { deepEqual } from './values.ts';
+import { deepEqual } from '../framework/values.ts';
 
 export interface DefaultPlan {
   planned: ObjectValue;

@@ -1,18 +1,6 @@
 // Small pure operations on framework values used by planning and apply.
 import { UNKNOWN, type Attribute, type ObjectValue, type Path, type Value } from '../framework/types.ts';
 
-export function deepEqual(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && arraysEqual(a, b);
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((key) => deepEqual(a[key] ?? null, b[key] ?? null));
-}
-
-function arraysEqual(a: Value[], b: Value[]): boolean {
-  return a.length === b.length && a.every((item, i) => deepEqual(item, b[i] ?? null));
-}
-
 /** The object with every schema attribute present (null when absent) and write-only attributes null. */
 export function completeObject(attributes: Record<string, Attribute>, value: ObjectValue): ObjectValue {
   const out: ObjectValue = {};

@@ -3,6 +3,7 @@
 import { AUTH_MODES, inboundAuthSchema } from '@tollgate/contract';
 import type { Attribute, ObjectValue, Value } from '../framework/types.ts';
 import { describeOf } from '../schema/describe.ts';
+import { DEFAULTS } from './defaults.ts';
 import { num, obj, str } from './values.ts';
 
 const shape = inboundAuthSchema.shape;
@@ -13,11 +14,11 @@ export const inboundAuthAttribute: Attribute = {
   nested: {
     nesting: 'single',
     attributes: {
-      mode: { type: 'string', optional: true, computed: true, description: `${describeOf(shape.mode)} One of ${AUTH_MODES.join(', ')}; default svc_api_key.` },
+      mode: { type: 'string', optional: true, computed: true, description: `${describeOf(shape.mode)} One of ${AUTH_MODES.join(', ')}; default ${DEFAULTS.authMode}.` },
       issuer: { type: 'string', optional: true, description: describeOf(shape.issuer) },
       audience: { type: 'string', optional: true, description: describeOf(shape.audience) },
       jwks_json: { type: 'string', optional: true, description: `${describeOf(shape.jwksJson)} Use jsonencode().` },
-      clock_skew_s: { type: 'number', optional: true, computed: true, description: `${describeOf(shape.clockSkewS)} Default 30.` },
+      clock_skew_s: { type: 'number', optional: true, computed: true, description: `${describeOf(shape.clockSkewS)} Default ${DEFAULTS.clockSkewS}.` },
     },
   },
 };
@@ -26,13 +27,13 @@ export const inboundAuthAttribute: Attribute = {
 export function planInboundAuth(v: Value | undefined): Value {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v ?? null;
   const a = v as ObjectValue;
-  return { ...a, mode: a.mode ?? 'svc_api_key', clock_skew_s: a.clock_skew_s ?? 30 };
+  return { ...a, mode: a.mode ?? DEFAULTS.authMode, clock_skew_s: a.clock_skew_s ?? DEFAULTS.clockSkewS };
 }
 
 export function inboundAuthBody(state: ObjectValue): Record<string, unknown> | null {
   const a = obj(state, 'auth');
   if (!a) return null;
-  const body: Record<string, unknown> = { mode: str(a, 'mode') ?? 'svc_api_key', clockSkewS: num(a, 'clock_skew_s') ?? 30 };
+  const body: Record<string, unknown> = { mode: str(a, 'mode') ?? DEFAULTS.authMode, clockSkewS: num(a, 'clock_skew_s') ?? DEFAULTS.clockSkewS };
   for (const [attr, field] of [['issuer', 'issuer'], ['audience', 'audience'], ['jwks_json', 'jwksJson']] as const) {
     const s = str(a, attr);
     if (s !== null) body[field] = s;

@@ -7,6 +7,7 @@ import type { ApiClient } from '../client/api-client.ts';
 import { goneIsFine, splitImportId } from './common.ts';
 import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
 import { budgetAttribute } from './llm-proxy.ts';
+import { DEFAULTS } from './defaults.ts';
 import { bool, num, str } from './values.ts';
 
 type KeyBudgetEntry = z.output<typeof keyBudgetEntrySchema>;
@@ -27,7 +28,7 @@ async function fetchState(client: ApiClient, s: ObjectValue) {
 }
 
 async function put(client: ApiClient, planned: ObjectValue, verb: string) {
-  const r = await client.put(budgetPath(planned), { period: str(planned, 'period'), capUsd: num(planned, 'cap_usd'), hardBlock: bool(planned, 'hard_block') ?? false });
+  const r = await client.put(budgetPath(planned), { period: str(planned, 'period'), capUsd: num(planned, 'cap_usd'), hardBlock: bool(planned, 'hard_block') ?? DEFAULTS.hardBlock });
   if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action(verb))] };
   const s = await fetchState(client, planned);
   return s.value ? { value: s.value, diagnostics: s.diagnostics } : { diagnostics: [...s.diagnostics, errorDiagnostic(`${verb} the per-key budget failed`, 'the budget was saved but is not listed by GET /api/llm/:id/keys')] };
@@ -47,7 +48,7 @@ export const llmKeyBudgetResource: ResourceType<ApiClient> = {
     },
   },
   modifyPlan({ config, planned }) {
-    return { planned: { ...planned, hard_block: config.hard_block ?? false } };
+    return { planned: { ...planned, hard_block: config.hard_block ?? DEFAULTS.hardBlock } };
   },
   create: (client, planned) => put(client, planned, 'Creating'),
   read: (client, prior) => fetchState(client, prior),

@@ -8,7 +8,9 @@ import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
 import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
-import { bool, num, obj, sameValue, str, strings } from './values.ts';
+import { deepEqual } from '../framework/values.ts';
+import { DEFAULTS } from './defaults.ts';
+import { bool, num, obj, orElse, str, strings } from './values.ts';
 
 type LlmProxyRecord = z.output<typeof llmProxyWithPinSchema>;
 const shape = createLlmProxySchema.shape;
@@ -24,25 +26,25 @@ export const budgetAttribute: Attribute = {
     attributes: {
       period: { type: 'string', required: true, description: `${describeOf(bshape.period)} One of ${BUDGET_PERIODS.join(', ')}.` },
       cap_usd: { type: 'number', required: true, description: describeOf(bshape.capUsd) },
-      hard_block: { type: 'bool', optional: true, computed: true, description: `${describeOf(bshape.hardBlock)} Default false.` },
+      hard_block: { type: 'bool', optional: true, computed: true, description: `${describeOf(bshape.hardBlock)} Default ${DEFAULTS.hardBlock}.` },
     },
   },
 };
 
 function planBudget(v: Value | undefined): Value {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return v ?? null;
-  return { ...(v as ObjectValue), hard_block: (v as ObjectValue).hard_block ?? false };
+  return { ...(v as ObjectValue), hard_block: (v as ObjectValue).hard_block ?? DEFAULTS.hardBlock };
 }
 
 function budgetBody(state: ObjectValue) {
   const b = obj(state, 'budget');
-  return b ? { period: str(b, 'period'), capUsd: num(b, 'cap_usd'), hardBlock: bool(b, 'hard_block') ?? false } : null;
+  return b ? { period: str(b, 'period'), capUsd: num(b, 'cap_usd'), hardBlock: bool(b, 'hard_block') ?? DEFAULTS.hardBlock } : null;
 }
 
 function state(rec: LlmProxyRecord, prior: ObjectValue): ObjectValue {
   const priorModels = strings(prior, 'allowed_models');
   // The server dedupes the list; a configuration that lists a model twice is the same configuration.
-  const sameModels = priorModels !== null && sameValue(normalizeModels(priorModels), rec.allowedModels);
+  const sameModels = priorModels !== null && deepEqual(normalizeModels(priorModels), rec.allowedModels);
   return {
     id: rec.id,
     name: rec.name,
@@ -64,9 +66,9 @@ function body(planned: ObjectValue, config: ObjectValue, prior?: ObjectValue): R
   return {
     name: str(planned, 'name'),
     provider: str(planned, 'llm_provider'),
-    allowedModels: strings(planned, 'allowed_models') ?? [],
+    allowedModels: strings(planned, 'allowed_models') ?? DEFAULTS.allowedModels,
     defaultModel: str(planned, 'default_model'),
-    logConversations: bool(planned, 'log_conversations') ?? false,
+    logConversations: bool(planned, 'log_conversations') ?? DEFAULTS.logConversations,
     ...(key !== undefined ? { providerKey: key } : {}),
     auth: inboundAuthBody(planned),
     budget: budgetBody(planned),
@@ -93,7 +95,7 @@ export const llmProxyResource: ResourceType<ApiClient> = {
       ...secretAttributes('provider_key', describeOf(shape.providerKey)),
       allowed_models: { type: ['list', 'string'], optional: true, computed: true, description: describeOf(shape.allowedModels) },
       default_model: { type: 'string', optional: true, description: describeOf(shape.defaultModel) },
-      log_conversations: { type: 'bool', optional: true, computed: true, description: `${describeOf(shape.logConversations)} Default false.` },
+      log_conversations: { type: 'bool', optional: true, computed: true, description: `${describeOf(shape.logConversations)} Default ${DEFAULTS.logConversations}.` },
       auth: inboundAuthAttribute,
       budget: budgetAttribute,
       proxy_host: { type: 'string', computed: true, stable: true, description: '<id>.<proxy domain>: the host clients call.' },
@@ -103,8 +105,8 @@ export const llmProxyResource: ResourceType<ApiClient> = {
     return {
       planned: {
         ...planned,
-        allowed_models: config.allowed_models ?? [],
-        log_conversations: config.log_conversations ?? false,
+        allowed_models: orElse(config.allowed_models, [...DEFAULTS.allowedModels]),
+        log_conversations: config.log_conversations ?? DEFAULTS.logConversations,
         auth: planInboundAuth(config.auth),
         budget: planBudget(config.budget),
       },

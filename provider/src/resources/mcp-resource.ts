@@ -7,6 +7,7 @@ import type { ApiClient } from '../client/api-client.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { goneIsFine, readOrGone, splitImportId } from './common.ts';
+import { DEFAULTS } from './defaults.ts';
 import { str } from './values.ts';
 
 type ResourceRecord = z.output<typeof resourceRecordSchema>;
@@ -22,7 +23,7 @@ function state(rec: ResourceRecord, serverId: string): ObjectValue {
 }
 
 function body(s: ObjectValue) {
-  return { uri: str(s, 'uri'), name: str(s, 'name'), description: str(s, 'description'), mimeType: str(s, 'mime_type') ?? 'text/plain', content: str(s, 'content') };
+  return { uri: str(s, 'uri'), name: str(s, 'name'), description: str(s, 'description'), mimeType: str(s, 'mime_type') ?? DEFAULTS.mimeType, content: str(s, 'content') };
 }
 
 export const mcpResourceResource: ResourceType<ApiClient> = {
@@ -40,7 +41,7 @@ export const mcpResourceResource: ResourceType<ApiClient> = {
     },
   },
   modifyPlan({ config, planned }) {
-    return { planned: { ...planned, mime_type: config.mime_type ?? 'text/plain' } };
+    return { planned: { ...planned, mime_type: config.mime_type ?? DEFAULTS.mimeType } };
   },
   async create(client, planned) {
     const serverId = String(planned.mcp_server_id);

@@ -8,6 +8,7 @@ import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
 import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
+import { DEFAULTS } from './defaults.ts';
 import { bool, str } from './values.ts';
 
 type McpServerRecord = z.output<typeof mcpServerRecordSchema>;
@@ -36,7 +37,7 @@ function body(planned: ObjectValue, config: ObjectValue, prior?: ObjectValue): R
   return {
     name: str(planned, 'name'),
     url: str(planned, 'url'),
-    authType: str(planned, 'auth_type') ?? 'none',
+    authType: str(planned, 'auth_type') ?? DEFAULTS.mcpAuthType,
     ...(token !== undefined ? { authToken: token } : {}),
     auth: inboundAuthBody(planned),
   };
@@ -72,7 +73,7 @@ export const mcpServerResource: ResourceType<ApiClient> = {
       id: { type: 'string', computed: true, stable: true, description: 'The server id (uuid).' },
       name: { type: 'string', required: true, description: describeOf(shape.name) },
       url: { type: 'string', required: true, description: describeOf(shape.url) },
-      auth_type: { type: 'string', optional: true, computed: true, description: `${describeOf(shape.authType)} Default none.` },
+      auth_type: { type: 'string', optional: true, computed: true, description: `${describeOf(shape.authType)} Default ${DEFAULTS.mcpAuthType}.` },
       ...secretAttributes('auth_token', describeOf(shape.authToken)),
       auth: inboundAuthAttribute,
       discover_tools: { type: 'bool', optional: true, description: 'Run tool discovery after create and after a URL change, so that tools lists the upstream catalog.' },
@@ -81,7 +82,7 @@ export const mcpServerResource: ResourceType<ApiClient> = {
     },
   },
   modifyPlan({ prior, config, planned }) {
-    const out: ObjectValue = { ...planned, auth_type: config.auth_type ?? 'none', auth: planInboundAuth(config.auth) };
+    const out: ObjectValue = { ...planned, auth_type: config.auth_type ?? DEFAULTS.mcpAuthType, auth: planInboundAuth(config.auth) };
     const rediscover = bool(config, 'discover_tools') === true && (!prior || prior.url !== config.url || prior.discover_tools !== true);
     out.tools = rediscover ? UNKNOWN : (prior?.tools ?? []);
     return { planned: out };

@@ -2,15 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULE_TYPES } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue } from '../framework/types.ts';
-import { ruleAttributes, ruleFields } from '../schema/rule-attributes.ts';
+import { RULE_FIELDS, ruleAttributes } from '../schema/rule-attributes.ts';
 import { flatRule, planRules } from './rule-plan.ts';
 
 const blank = (): ObjectValue => flatRule({});
 
 test('every field of every rule type is an attribute, with one Terraform type per field name', () => {
   const attrs = ruleAttributes();
-  const fields = ruleFields();
-  const covered = new Set([...fields.values()].flatMap((f) => f.ruleTypes));
+  const covered = new Set([...RULE_FIELDS.values()].flatMap((f) => f.ruleTypes));
   assert.deepEqual([...covered].sort(), [...RULE_TYPES].sort());
   assert.equal(attrs.rule_type?.required, true);
   assert.deepEqual(attrs.cidrs?.type, ['list', 'string']);

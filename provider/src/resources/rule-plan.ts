@@ -4,10 +4,9 @@
 import { RULE_SCHEMAS, RULE_TYPES, checkRules, issueMessage, type ProxyKind, type RuleType } from '@tollgate/contract';
 import { UNKNOWN, type Diagnostic, type ObjectValue, type Value } from '../framework/types.ts';
 import { fieldPath } from '../client/diagnostics.ts';
-import { ruleFields } from '../schema/rule-attributes.ts';
+import { RULE_FIELDS as FIELDS } from '../schema/rule-attributes.ts';
 import { isKnown } from './values.ts';
 
-const FIELDS = ruleFields();
 const FIELD_NAMES = [...FIELDS.keys()];
 
 function fieldsOf(t: RuleType): Set<string> {

@@ -47,14 +47,3 @@ export function objects(o: ObjectValue, k: string): ObjectValue[] | null {
 function isObject(v: Value | undefined): v is ObjectValue {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
-
-/** Deep equality of decoded values (lists in order; objects by key, missing keys equal null). */
-export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
-  if (a === b || ((a ?? null) === null && (b ?? null) === null)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => sameValue(a[k], b[k]));
-  }
-  return false;
-}

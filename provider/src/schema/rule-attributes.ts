@@ -42,7 +42,7 @@ function jsonSchemaOf(t: RuleType): { properties: Record<string, JsonSchema> } {
 }
 
 /** Every rule field with its type and the rule types that have it; throws if two types disagree on a field's type. */
-export function ruleFields(): Map<string, RuleField> {
+function collectRuleFields(): Map<string, RuleField> {
   const out = new Map<string, RuleField>();
   for (const t of RULE_TYPES) {
     for (const [name, js] of Object.entries(jsonSchemaOf(t).properties)) {
@@ -59,11 +59,15 @@ export function ruleFields(): Map<string, RuleField> {
   return out;
 }
 
+/** Computed once per process: the schema and the rule planning both read it, and every terraform command starts
+ * several provider processes. */
+export const RULE_FIELDS: ReadonlyMap<string, RuleField> = collectRuleFields();
+
 export function ruleAttributes(): Record<string, Attribute> {
   const attrs: Record<string, Attribute> = {
     rule_type: { type: 'string', required: true, description: `One of ${RULE_TYPES.join(', ')}.` },
   };
-  for (const [name, f] of [...ruleFields()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, f] of [...RULE_FIELDS].sort(([a], [b]) => a.localeCompare(b))) {
     attrs[name] = { type: f.type, optional: true, computed: true, description: `${f.description} (${f.ruleTypes.join(', ')})`.trim() };
   }
   return attrs;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPluginIdentity } from '../certificate.ts';
+import { magicCookieValue } from '../handshake.ts';
 
 const providerDir = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -60,7 +61,7 @@ export function terraform(harness: Harness, args: string[], cwd = harness.workDi
 export async function timeHandshake(pluginMain: string): Promise<{ ms: number; line: string; extraStdout: string }> {
   const env = {
     ...process.env,
-    TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2',
+    TF_PLUGIN_MAGIC_COOKIE: magicCookieValue,
     PLUGIN_PROTOCOL_VERSIONS: '5,6',
     PLUGIN_CLIENT_CERT: createPluginIdentity().certificatePem,
   };
@@ -73,6 +74,7 @@ export async function timeHandshake(pluginMain: string): Promise<{ ms: number; l
       if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
     });
     child.once('exit', (code) => reject(new Error(`plugin exited (${code}) before its handshake`)));
+    child.once('error', reject);
   });
   const ms = Math.round(performance.now() - started);
   const exited = new Promise((resolve) => child.once('exit', resolve));
