@@ -50,7 +50,7 @@ function page(title: string, schema: Schema, key: string): string {
   return parts.join('\n');
 }
 
-export function renderProviderDocs(p: ProviderDefinition<unknown>): GeneratedFile[] {
+export function renderProviderDocs<Client>(p: ProviderDefinition<Client>): GeneratedFile[] {
   const files: GeneratedFile[] = [];
   const index = ['<!-- Generated from the provider schema by `npm run gen`; do not edit. -->', '# Terraform provider reference', '',
     'Provider arguments:', '', table(p.schema.attributes), '', '## Resources', ''];

@@ -4,5 +4,5 @@ import { tollgateProvider } from '../provider.ts';
 import { renderProviderDocs, type GeneratedFile } from './docs.ts';
 
 export function providerGeneratedFiles(): GeneratedFile[] {
-  return renderProviderDocs(tollgateProvider({}) as Parameters<typeof renderProviderDocs>[0]);
+  return renderProviderDocs(tollgateProvider({}));
 }
