@@ -15,7 +15,16 @@ after(async () => { await e.close(); });
 
 const body = { model: 'o1', messages: [{ role: 'user', content: 'hi' }] };
 const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
-const call = (p: LlmProxyUnderTest, key: string, b: unknown = body) => rawLlm(`${p.base}/v1/chat/completions`, b, bearer(key));
+/**
+ * One request, answered and then accounted: the gateway settles a request's budget hold after the client has its
+ * answer, so a client that sends the next request at once can still find the previous hold in the window. These
+ * tests are about decisions on settled spend, so each call waits for the accounting of the requests in flight.
+ */
+async function call(p: LlmProxyUnderTest, key: string, b: unknown = body) {
+  const r = await rawLlm(`${p.base}/v1/chat/completions`, b, bearer(key));
+  await e.t.flush();
+  return r;
+}
 
 async function daily(p: LlmProxyUnderTest, path = `/api/llm/${p.id}/usage/daily?days=3`) {
   const r = await e.t.request('GET', path, { token: e.user.pat });
