@@ -4,11 +4,12 @@
 // (~/.terraform.d/plugins/registry.terraform.io/tollgate/tollgate/<version>/<os>_<arch>/), or into DIR with the
 // same layout (for a `filesystem_mirror` block), so that `terraform init` works offline. The installed file is a
 // small shell script that runs this clone's build with this node, so rebuild (run this again) after pulling.
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { withLock } from './build-lock.mjs';
 import { compiledIsFresh } from '../server/bin/compiled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,23 +43,6 @@ function build() {
     if (r.status !== 0) { process.stderr.write('failed\n'); process.exit(r.status ?? 1); }
     process.stderr.write(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   });
-}
-
-function withLock(lock, fn) {
-  const staleMs = 5 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      let age = 0;
-      try { age = Date.now() - statSync(lock).mtimeMs; } catch { continue; }
-      if (age > staleMs) rmSync(lock, { recursive: true, force: true });
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try { fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
 }
 
 /** Terraform's platform names. */

@@ -14,6 +14,7 @@ export * from './session.ts';
 export * from './rules/common.ts';
 export * from './rules/regex-cost.ts';
 export * from './rules/registry.ts';
+export * from './rules/fields.ts';
 export { ipAclSchema, type IpAclRule } from './rules/ip_acl/schema.ts';
 export { lambdaSchema, type LambdaRule } from './rules/lambda/schema.ts';
 export { mcpResourceSchema, type McpResourceRule } from './rules/mcp_resource/schema.ts';
@@ -26,3 +27,5 @@ export { staticCacheSchema, type StaticCacheRule } from './rules/static_cache/sc
 export { toolDescriptionInjectSchema, type ToolDescriptionInjectRule } from './rules/tool_description_inject/schema.ts';
 export { DETECTOR_IDS, type DetectorId } from './rules/prompt_guard/detector-ids.ts';
 export * from './responses.ts';
+export * from './api-client.ts';
+export * from './log.ts';

@@ -1,7 +1,7 @@
 // The tollgate provider: configured by endpoint and token (or TOLLGATE_URL / TOLLGATE_TOKEN), with the resources
 // and data sources of DESIGN §7.
 import type { ProviderDefinition } from './framework/types.ts';
-import { ApiClient } from './client/api-client.ts';
+import { ApiClient } from '@tollgate/contract';
 import { errorDiagnostic } from './client/diagnostics.ts';
 import { str } from './resources/values.ts';
 import { mcpServerResource } from './resources/mcp-server.ts';

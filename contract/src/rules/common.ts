@@ -6,16 +6,31 @@ export type ProxyKind = 'mcp' | 'llm';
 export const PROXY_KINDS = ['mcp', 'llm'] as const satisfies readonly ProxyKind[];
 
 /**
- * What a rule folder's schema.ts exports as `definition`: its schema and the proxy kinds that accept it. The folder
- * is the registration (`npm run gen` lists the folders into all.ts).
+ * A check of one rule type that spans several fields, as CEL for the CRD of RuleSet (its `x-kubernetes-validations`):
+ * `self` is one rule as the CRD holds it, of this rule type, with no defaults filled in (an unset field is absent, so
+ * `has()` stands for "not null"). Each one mirrors a zod refinement of the rule's schema and keeps its message.
+ */
+export interface CrossFieldRule {
+  cel: string;
+  message: string;
+  /** The field the message is about, as a CEL field path relative to the rule (`.ban_timespan`). */
+  fieldPath?: string;
+}
+
+/**
+ * What a rule folder's schema.ts exports as `definition`: its schema, the proxy kinds that accept it, and the CEL
+ * form of its cross-field refinements. The folder is the registration (`npm run gen` lists the folders into all.ts).
  */
 export interface RuleDefinition<S extends z.ZodObject = z.ZodObject> {
   schema: S;
   kinds: readonly ProxyKind[];
+  crossFieldRules?: readonly CrossFieldRule[];
 }
 
-export function defineRule<S extends z.ZodObject>(schema: S, kinds: readonly ProxyKind[]): RuleDefinition<S> {
-  return { schema, kinds };
+export function defineRule<S extends z.ZodObject>(
+  schema: S, kinds: readonly ProxyKind[], crossFieldRules?: readonly CrossFieldRule[],
+): RuleDefinition<S> {
+  return crossFieldRules ? { schema, kinds, crossFieldRules } : { schema, kinds };
 }
 
 export const commonFields = {

@@ -3,7 +3,7 @@
 // syntax, Lua compilation) are added by the server on top of this one.
 import { z } from 'zod';
 import { issueMessage, type Checked } from '../messages.ts';
-import type { ProxyKind } from './common.ts';
+import type { CrossFieldRule, ProxyKind } from './common.ts';
 import { RULE_DEFINITIONS, RULE_SCHEMA_LIST } from './all.ts';
 
 export const ruleSchema = z.discriminatedUnion('rule_type', RULE_SCHEMA_LIST);
@@ -27,6 +27,11 @@ function typesFor(kind: ProxyKind): readonly RuleType[] {
 }
 
 export const RULE_TYPES_BY_KIND: Record<ProxyKind, readonly RuleType[]> = { mcp: typesFor('mcp'), llm: typesFor('llm') };
+
+/** Each rule type's cross-field refinements as CEL (CrossFieldRule), for the CRD of RuleSet. */
+export const RULE_CROSS_FIELD_RULES = Object.fromEntries(
+  RULE_DEFINITIONS.map((d) => [ruleTypeOf(d.schema), d.crossFieldRules ?? []]),
+) as Record<RuleType, readonly CrossFieldRule[]>;
 
 export const rulesBodySchema = z.object({ rules: z.array(z.unknown()) });
 
@@ -63,6 +68,25 @@ export function checkRules(kind: ProxyKind, input: readonly unknown[], engineChe
   }
   return { ok: true, value: out };
 }
+
+/**
+ * kindProblem's per-kind checks as CEL, for the CRD of RuleSet: conditions every rule `r` (a CRD item, no defaults
+ * filled in) must meet on a proxy of that kind, with a message that reads on with " on <kind> targets". Which rule
+ * types a kind accepts is RULE_TYPES_BY_KIND; the unique rate_limit names span several RuleSets and stay with the
+ * operator. Keep these beside kindProblem: a check added there belongs here too.
+ */
+export const KIND_RULE_CEL: Record<ProxyKind, readonly { cel: string; message: string }[]> = {
+  llm: [
+    { cel: "size(r.tools) == 1 && r.tools[0] == '*'", message: 'tools must be ["*"]' },
+    { cel: "r.rule_type != 'lambda' || !has(r.phase) || r.phase == 'access'", message: 'lambda phase response is not valid' },
+  ],
+  mcp: [
+    {
+      cel: "r.rule_type != 'rate_limit' || !has(r.match_key) || r.match_key != 'tokens_per_minute'",
+      message: 'rate_limit match_key tokens_per_minute is not valid',
+    },
+  ],
+};
 
 function kindProblem(kind: ProxyKind, rule: Rule, i: number, rateLimitNames: Set<string>): string | undefined {
   // LLM requests name no tool, so any other scope would store a rule that never runs (spec: still ['*'] on LLM).

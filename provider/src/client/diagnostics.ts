@@ -2,7 +2,7 @@
 // `rules[2].pattern: ...`); the diagnostic points terraform at the same attribute in the configuration, in its
 // snake_case name, and keeps the server's words as the detail.
 import type { Diagnostic, Path } from '../framework/types.ts';
-import type { ApiError } from './api-client.ts';
+import type { ApiError } from '@tollgate/contract';
 
 const FIELD_PREFIX = /^([A-Za-z_]\w*(?:\[\d+\]|\.[A-Za-z_]\w*)*): (.+)$/s;
 

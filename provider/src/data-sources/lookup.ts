@@ -1,6 +1,6 @@
 // Data sources that find one proxy by id or by name (names are not unique: more than one match is an error).
 import type { DataSourceType, ObjectValue, Result } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
 import { str } from '../resources/values.ts';
 

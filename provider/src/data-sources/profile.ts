@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { profileSchema } from '@tollgate/contract';
 import type { DataSourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 
 export const profileDataSource: DataSourceType<ApiClient> = {

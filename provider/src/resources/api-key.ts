@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { buildKeyTags, createKeyBodySchema, llmPermissionSchema, mcpPermissionSchema, nameTag, parseKeyTags, type createdKeySchema, type keyRecordSchema } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { goneIsFine, importById } from './common.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';

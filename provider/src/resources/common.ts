@@ -1,7 +1,7 @@
 // Pieces every resource uses: read-or-gone, and secrets that may be given as a stored sensitive argument or as a
 // Terraform 1.11 write-only argument (never stored) with a version that says when to send it again.
 import type { Attribute, ObjectValue, Result } from '../framework/types.ts';
-import { NOT_FOUND, type ApiResult } from '../client/api-client.ts';
+import { NOT_FOUND, type ApiResult } from '@tollgate/contract';
 import { apiErrorDiagnostic, errorDiagnostic, type ErrorContext } from '../client/diagnostics.ts';
 import { num, str } from './values.ts';
 

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { keyBudgetEntrySchema } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { goneIsFine, splitImportId } from './common.ts';
 import { apiErrorDiagnostic, errorDiagnostic } from '../client/diagnostics.ts';
 import { budgetAttribute } from './llm-proxy.ts';

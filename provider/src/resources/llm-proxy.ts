@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { BUDGET_PERIODS, PROVIDER_IDS, budgetSchema, createLlmProxySchema, normalizeModels, type llmProxyWithPinSchema } from '@tollgate/contract';
 import type { Attribute, ObjectValue, ResourceType, Value } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { resourceCreateSchema, type resourceRecordSchema } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { goneIsFine, readOrGone, splitImportId } from './common.ts';

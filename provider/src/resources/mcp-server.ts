@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { mcpCreateSchema, type mcpServerRecordSchema } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
 import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';

@@ -2,9 +2,9 @@
 // replaces the array atomically, so the set is one resource; destroying it stores an empty array. id = proxy id.
 import type { Rule } from '@tollgate/contract';
 import type { ObjectValue, ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '../client/api-client.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { goneIsFine } from './common.ts';
-import { NOT_FOUND } from '../client/api-client.ts';
+import { NOT_FOUND } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { ruleAttributes } from '../schema/rule-attributes.ts';
 import { flatRule, planRules } from './rule-plan.ts';

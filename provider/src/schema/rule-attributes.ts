@@ -1,18 +1,13 @@
-// The rule attributes of tollgate_rule_set, generated from the contract's rule schemas: one flat object per rule
+// The rule attributes of tollgate_rule_set, from the contract's flat rule form (collectRuleFields): one flat object per rule
 // with `rule_type` and every field of every rule type (a field shared by several types has one type everywhere,
 // which a test checks). Fields of other rule types must stay null; the plan fills the chosen type's defaults.
-import { z } from 'zod';
-import { RULE_SCHEMAS, RULE_TYPES, type RuleType } from '@tollgate/contract';
+import { RULE_TYPES, collectRuleFields, type RuleField as ContractRuleField, type RuleType } from '@tollgate/contract';
 import type { Attribute, CtyType } from '../framework/types.ts';
 
 interface JsonSchema {
   type?: string | string[];
   anyOf?: JsonSchema[];
   items?: JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  description?: string;
-  default?: unknown;
 }
 
 function ctyOf(s: JsonSchema, where: string): CtyType {
@@ -37,31 +32,25 @@ export interface RuleField {
   ruleTypes: RuleType[];
 }
 
-function jsonSchemaOf(t: RuleType): { properties: Record<string, JsonSchema> } {
-  return z.toJSONSchema(RULE_SCHEMAS[t], { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, JsonSchema> };
-}
-
-/** Every rule field with its type and the rule types that have it; throws if two types disagree on a field's type. */
-function collectRuleFields(): Map<string, RuleField> {
-  const out = new Map<string, RuleField>();
-  for (const t of RULE_TYPES) {
-    for (const [name, js] of Object.entries(jsonSchemaOf(t).properties)) {
-      if (name === 'rule_type') continue;
-      const type = ctyOf(js, `${t}.${name}`);
-      const seen = out.get(name);
-      if (seen && JSON.stringify(seen.type) !== JSON.stringify(type)) {
-        throw new Error(`rule field ${name} is ${JSON.stringify(seen.type)} in ${seen.ruleTypes.join(', ')} but ${JSON.stringify(type)} in ${t}`);
-      }
-      const description = seen?.description || js.description || '';
-      out.set(name, { type, description, ruleTypes: [...(seen?.ruleTypes ?? []), t] });
+/** A field's one Terraform type; throws if two rule types disagree on it. */
+function ctyOfField(f: ContractRuleField): CtyType {
+  const [first, ...rest] = f.uses.map((u) => ({ ruleType: u.ruleType, type: ctyOf(u.json, `${u.ruleType}.${f.name}`) }));
+  for (const other of rest) {
+    if (JSON.stringify(other.type) !== JSON.stringify(first!.type)) {
+      throw new Error(`rule field ${f.name} is ${JSON.stringify(first!.type)} in ${first!.ruleType} but ${JSON.stringify(other.type)} in ${other.ruleType}`);
     }
   }
-  return out;
+  return first!.type;
+}
+
+/** Every rule field (the contract's flat rule form) with its Terraform type. */
+function collectRuleAttributeFields(): Map<string, RuleField> {
+  return new Map([...collectRuleFields()].map(([name, f]) => [name, { type: ctyOfField(f), description: f.description, ruleTypes: f.ruleTypes }]));
 }
 
 /** Computed once per process: the schema and the rule planning both read it, and every terraform command starts
  * several provider processes. */
-export const RULE_FIELDS: ReadonlyMap<string, RuleField> = collectRuleFields();
+export const RULE_FIELDS: ReadonlyMap<string, RuleField> = collectRuleAttributeFields();
 
 export function ruleAttributes(): Record<string, Attribute> {
   const attrs: Record<string, Attribute> = {

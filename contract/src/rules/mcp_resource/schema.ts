@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { commonFields, defineRule } from '../common.ts';
 
+const TOOL_NAME_NEEDED = 'is required when expose_as_tool is true';
+
 export const mcpResourceSchema = z.object({
   rule_type: z.literal('mcp_resource'),
   ...commonFields,
@@ -15,8 +17,11 @@ export const mcpResourceSchema = z.object({
   inject_into_tools: z.array(z.string()).default([]).describe('Tools whose description gets a pointer to this resource.'),
   audience: z.array(z.enum(['assistant', 'user'])).default([]),
   priority: z.number().min(0).max(1).optional(),
-}).refine((r) => !r.expose_as_tool || !!r.tool_name, { path: ['tool_name'], message: 'is required when expose_as_tool is true' })
+}).refine((r) => !r.expose_as_tool || !!r.tool_name, { path: ['tool_name'], message: TOOL_NAME_NEEDED })
   .describe('Serves a static resource (and optionally a tool) without contacting the upstream.');
 export type McpResourceRule = z.output<typeof mcpResourceSchema>;
 
-export const definition = defineRule(mcpResourceSchema, ['mcp']);
+export const definition = defineRule(mcpResourceSchema, ['mcp'], [
+  // The refinement above, for the CRD (an unset expose_as_tool is its default, false; tool_name's pattern refuses '').
+  { cel: '!has(self.expose_as_tool) || !self.expose_as_tool || has(self.tool_name)', message: `tool_name ${TOOL_NAME_NEEDED}`, fieldPath: '.tool_name' },
+]);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { commonFields, defineRule, ruleName } from '../common.ts';
 
+const BAN_PAIR = 'ban_after_n_exceeded and ban_timespan must be set together';
+
 export const rateLimitSchema = z.object({
   rule_type: z.literal('rate_limit'),
   ...commonFields,
@@ -14,8 +16,11 @@ export const rateLimitSchema = z.object({
   ban_after_n_exceeded: z.number().int().positive().nullable().default(null).describe('Ban the key after this many over-threshold requests.'),
   ban_timespan: z.number().int().positive().max(86400 * 365).nullable().default(null).describe('Ban duration in seconds.'),
 }).refine((r) => (r.ban_after_n_exceeded === null) === (r.ban_timespan === null), {
-  path: ['ban_timespan'], message: 'ban_after_n_exceeded and ban_timespan must be set together',
+  path: ['ban_timespan'], message: BAN_PAIR,
 }).describe('Count requests (or tokens) per key and window; answer 429 with Retry-After, optionally ban.');
 export type RateLimitRule = z.output<typeof rateLimitSchema>;
 
-export const definition = defineRule(rateLimitSchema, ['mcp', 'llm']);
+export const definition = defineRule(rateLimitSchema, ['mcp', 'llm'], [
+  // The refinement above, for the CRD (absent there is null here).
+  { cel: 'has(self.ban_after_n_exceeded) == has(self.ban_timespan)', message: BAN_PAIR, fieldPath: '.ban_timespan' },
+]);

@@ -31,7 +31,13 @@ export function setUpHarness(providerType: string, mainRelative: string): Harnes
   // Inside the repository, so that node_modules resolve; beside dist/ rather than in it, because provider:install
   // replaces dist/ while other test files may be running this one.
   const buildDir = join(providerDir, '.cache', `e2e-${process.pid}`);
-  const build = spawnSync(process.execPath, [join(providerDir, 'scripts/build.mjs'), buildDir], { encoding: 'utf8' });
+  // Under the build lock that provider:install takes: contract/dist must be fresh (built once, under the lock) and not
+  // deleted by another test file's rebuild while this compile reads its declarations.
+  const root = join(providerDir, '..');
+  const locked = (...argv: string[]) => spawnSync(process.execPath, [join(root, 'scripts', 'build-lock.mjs'), join(providerDir, '.build-lock'), process.execPath, ...argv], { encoding: 'utf8' });
+  const contract = locked(join(root, 'scripts', 'build.mjs'), '--if-stale');
+  if (contract.status !== 0) throw new Error(`build failed:\n${contract.stdout}${contract.stderr}`);
+  const build = locked(join(providerDir, 'scripts/build.mjs'), buildDir);
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
   const scratch = mkdtempSync(join(tmpdir(), 'tfproto-'));
   const binDir = join(scratch, 'bin');

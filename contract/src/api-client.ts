@@ -1,5 +1,6 @@
-// The management API as the provider sees it: JSON over HTTP with the caller's PAT. Errors come back as values (an
-// ApiError with the server's status and its exact `{error}` message), never as exceptions across the RPC boundary.
+// The management API as a client sees it (the Terraform provider, the operator): JSON over HTTP with the caller's PAT.
+// Errors come back as values (an ApiError with the server's status and its exact `{error}` message), never as
+// exceptions, so each caller turns them into its own diagnostics (Terraform) or conditions (Kubernetes).
 export interface ApiError {
   status: number;
   message: string;
@@ -10,7 +11,7 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; 
 export interface ApiClientOptions {
   endpoint: string;
   token: string;
-  /** Per request; a hung server must not hang `terraform apply`. */
+  /** Per request: a hung server must not hang the caller. */
   timeoutMs?: number;
   userAgent?: string;
 }
@@ -28,7 +29,7 @@ export class ApiClient {
     this.endpoint = o.endpoint.replace(/\/+$/, '');
     this.#token = o.token;
     this.#timeoutMs = o.timeoutMs ?? 60_000;
-    this.#userAgent = o.userAgent ?? 'terraform-provider-tollgate';
+    this.#userAgent = o.userAgent ?? 'tollgate-client';
   }
 
   get<T>(path: string): Promise<ApiResult<T>> { return this.request<T>('GET', path); }
