@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { eventually } from '../server/src/testing/eventually.ts';
+import { freePort } from '../server/src/testing/free-port.ts';
 import { startTestApp } from '../server/src/testing/harness.ts';
 
 test('with the database gone, management requests get 503 and a message that says so', async () => {
@@ -20,17 +20,6 @@ test('with the database gone, management requests get 503 and a message that say
     await t.close().catch(() => undefined);
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 

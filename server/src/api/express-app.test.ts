@@ -135,6 +135,25 @@ test('a NUL character in a key or string value is a 400 naming the field', async
   assert.deepEqual([r.status, r.json], [400, { error: 'a.b[1]: must not contain NUL characters' }]);
   const top = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: '"\\u0000"' });
   assert.deepEqual([top.status, top.json], [400, { error: 'body: must not contain NUL characters' }]);
+  const key = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: '{"a":1,"b\\u0000":"c\\u0000"}' });
+  assert.deepEqual([key.status, key.json], [400, { error: 'b\u0000: must not contain NUL characters' }]);
+});
+
+test('a NUL in a query parameter is a 400 naming it when the handler reads the query, after authentication', async () => {
+  const r = await call('GET', '/t/items/1?a=1&b=x%00y');
+  assert.deepEqual([r.status, r.json], [400, { error: 'b: must not contain NUL characters' }]);
+  const key = await call('GET', '/t/items/1?a%00=1');
+  assert.deepEqual([key.status, key.json], [400, { error: 'query: must not contain NUL characters' }]);
+  const unread = await call('POST', '/t/ignore?x=%00', { headers: auth() });
+  assert.equal(unread.status, 200, 'a handler that does not read the query never fails on it');
+  const anonymous = await call('GET', '/t/boom?x=%00');
+  assert.equal(anonymous.status, 401, 'authentication comes first');
+});
+
+test('a NUL nested 100,000 levels deep is the same 400, its path cut short, not a stack overflow', async () => {
+  const depth = 100_000;
+  const r = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: `${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}` });
+  assert.deepEqual([r.status, r.json], [400, { error: `${'[0]'.repeat(66)}[0…: must not contain NUL characters` }]);
 });
 
 test('a body over 8 MiB is 413 Request body too large; 8 MiB exactly is read', async () => {

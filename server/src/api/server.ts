@@ -1,6 +1,7 @@
 // The management API's HTTP server: the express app of express-app.ts on a plain node:http server (app.ts starts and
 // stops it). The gateway does not use express; see docs/decisions/0005-express-for-the-management-api.md.
 import { createServer, type Server } from 'node:http';
+import { answerParseErrorsInJson } from '../http/parse-errors.ts';
 import type { Router } from '../http/router.ts';
 import type { Services } from '../services.ts';
 import { createApiApp } from './express-app.ts';
@@ -12,5 +13,6 @@ export { checkOrigin } from './lifecycle/origin.ts';
 export function createApiServer(router: Router, s: Services): Server {
   const server = createServer(parsableTargetsOnly(createApiApp(router, s)));
   server.keepAliveTimeout = 5000;
+  answerParseErrorsInJson(server);
   return server;
 }

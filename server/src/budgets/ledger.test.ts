@@ -4,6 +4,7 @@ import { silentLogger } from '../log.ts';
 import { MemoryState } from '../state/memory.ts';
 import type { State } from '../state/state.ts';
 import type { SpendCharge } from './durable.ts';
+import { DatastoreUnavailable } from '../db/db.ts';
 import { BudgetLedger, type ScopeBudget } from './ledger.ts';
 
 const NOW = Date.parse('2025-03-14T12:00:00Z');
@@ -23,7 +24,7 @@ async function withState(fn: (state: State) => Promise<void>): Promise<void> {
 
 function setup(state: State, durable: Map<string, number> = new Map()) {
   const charges: SpendCharge[] = [];
-  const ledger = new BudgetLedger(state, async (llm, scope, tag) => durable.get(`${llm}|${scope}|${tag}`) ?? 0, silentLogger, (c) => charges.push(c));
+  const ledger = new BudgetLedger(state, async (llm, scope, tag) => durable.get(`${llm}|${scope}|${tag}`) ?? 0, silentLogger, (c) => charges.push(c), { rebuildGraceMs: 0 });
   return { ledger, charges };
 }
 
@@ -120,4 +121,111 @@ test('a charge that finds the window missing rebuilds it too', () => withState(a
   await state.delPrefix('budget:llm-1:proxy:h:');
   await ledger.settle(a.hold, 2 * CENT, NOW);
   assert.equal((await ledger.windowSpent(sc, NOW)).spentMicro, 9 * CENT);
+}));
+
+/**
+ * The gateway's durable copy as the ledger sees it: every charge handed to onCharge is in it at once (PostgreSQL plus
+ * the writer's unflushed buffer), so "the window's true spend" is the sum of the charges. `gate` holds the next reads.
+ */
+function durableCopy(start = 0) {
+  let total = start;
+  let gate: Promise<void> | undefined;
+  return {
+    charge: (c: SpendCharge) => { total += c.microCents; },
+    read: async () => {
+      if (gate) await gate;
+      return total;
+    },
+    get total() { return total; },
+    hold(): () => void {
+      let open!: () => void;
+      gate = new Promise((r) => { open = r; });
+      return () => { gate = undefined; open(); };
+    },
+  };
+}
+
+const replica = (state: State, d: ReturnType<typeof durableCopy>) => new BudgetLedger(state, d.read, silentLogger, d.charge, { rebuildGraceMs: 0, rebuildWaitMs: 5000 });
+
+test('charges that land while a lost window is rebuilt are counted once, on this replica and another', () => withState(async (state) => {
+  const d = durableCopy(4 * CENT);
+  const a = replica(state, d);
+  const b = replica(state, d);
+  const sc = proxy(1);
+  const holds = await Promise.all([a.admit([sc], CENT, NOW), a.admit([sc], CENT, NOW), b.admit([sc], CENT, NOW)]);
+  assert.ok(holds.every((h) => !h.blocked));
+  await state.delPrefix('budget:llm-1:proxy:w:'); // Redis lost its data while the three requests were in flight
+  const open = d.hold();
+  const reading = a.windowSpent(sc, NOW); // a rebuild starts and waits on PostgreSQL
+  await new Promise((r) => setTimeout(r, 30));
+  // The three requests are answered now, during the rebuild: one on the rebuilding replica, one on the other.
+  const settled = Promise.all([a.settle(holds[0]!.hold, CENT, NOW), a.settle(holds[1]!.hold, 2 * CENT, NOW), b.settle(holds[2]!.hold, 3 * CENT, NOW)]);
+  await new Promise((r) => setTimeout(r, 60));
+  open();
+  await Promise.all([reading, settled]);
+  assert.equal(d.total, 10 * CENT, 'the durable copy has every charge once');
+  assert.equal((await a.windowSpent(sc, NOW)).spentMicro, 10 * CENT, 'and so has the rebuilt hot copy');
+  assert.equal((await b.windowSpent(sc, NOW)).spentMicro, 10 * CENT);
+}));
+
+/** A state store that can be switched off (every call fails like an unreachable Redis) or lose its replies. */
+function switchable(inner: State) {
+  const sw = { down: false, loseReplies: false };
+  const wrapped = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function' || prop === 'close' || prop === 'delPrefix') return v;
+      return async (...args: unknown[]) => {
+        if (sw.down) throw new DatastoreUnavailable('redis');
+        const r = await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (sw.loseReplies && prop === 'incrIfExists') throw new DatastoreUnavailable('redis'); // applied, reply lost
+        return r;
+      };
+    },
+  });
+  return { state: wrapped, sw };
+}
+
+test('with Redis unreachable the durable copy decides; once it answers the outage charges count once, whatever Redis kept', () => withState(async (inner) => {
+  for (const comesBack of ['with its data', 'empty', 'having applied a charge whose reply was lost'] as const) {
+    await inner.delPrefix('budget:');
+    const { state, sw } = switchable(inner);
+    const d = durableCopy();
+    const a = replica(state, d);
+    const sc = proxy(0.05); // 5 cents
+    for (let i = 0; i < 2; i++) {
+      const h = await a.admit([sc], CENT, NOW);
+      await a.settle(h.hold, CENT, NOW);
+    }
+    sw.down = true;
+    for (let i = 0; i < 2; i++) {
+      const h = await a.admit([sc], CENT, NOW);
+      assert.equal(h.blocked, undefined, `${comesBack}: admitted from the durable copy`);
+      await a.settle(h.hold, CENT, NOW);
+    }
+    assert.equal(d.total, 4 * CENT);
+    // Reservations still hold within this process: of two parallel requests at 4 of 5 cents, one is admitted.
+    const [x, y] = await Promise.all([a.admit([sc], CENT, NOW), a.admit([sc], CENT, NOW)]);
+    assert.deepEqual([!!x.blocked, !!y.blocked], [false, true], comesBack);
+    if (comesBack === 'having applied a charge whose reply was lost') {
+      sw.down = false;
+      sw.loseReplies = true;
+    }
+    await a.settle(x.hold, CENT, NOW);
+    sw.loseReplies = false;
+    sw.down = false;
+    if (comesBack === 'empty') await inner.delPrefix('budget:');
+    assert.equal(d.total, 5 * CENT);
+    assert.equal((await a.windowSpent(sc, NOW)).spentMicro, 5 * CENT, `Redis came back ${comesBack}: the hot copy is rebuilt exactly`);
+    assert.ok((await a.admit([sc], CENT, NOW)).blocked, 'and the cap holds');
+  }
+}));
+
+test('a hard cap that neither store can read refuses; a track-only one keeps tracking', () => withState(async (inner) => {
+  const { state, sw } = switchable(inner);
+  const ledger = new BudgetLedger(state, async () => { throw new DatastoreUnavailable('database'); }, silentLogger, () => undefined, { rebuildGraceMs: 0 });
+  sw.down = true;
+  await assert.rejects(ledger.admit([proxy(1)], CENT, NOW), DatastoreUnavailable);
+  const track = await ledger.admit([proxy(0)], CENT, NOW);
+  assert.equal(track.blocked, undefined);
 }));

@@ -2,8 +2,9 @@
 //
 // Per scope (the proxy, or one credential on it) the store holds:
 //   w:<tag>  1 + micro-cents charged in the window. A hydrated key is never 0, so 0 means "missing" (first use, or a
-//            Redis flush) and the value is rebuilt once from PostgreSQL (the durable copy) plus unflushed charges.
-//   h:<tag>  hydration marker: the replica whose INCR returns 1 rebuilds the window; the others do not add it twice.
+//            Redis flush or restart). Only a rebuild creates it (SET NX, from PostgreSQL, the durable copy, plus this
+//            process's unflushed charges); a charge adds to it only if it exists (never creating it).
+//   h:<tag>  rebuild lease: the replica whose INCR returns 1 rebuilds the window; the others wait for the key.
 //   r        micro-cents reserved by requests in flight (hard caps only).
 //
 // A request on a hard cap reserves its estimated cost first and is admitted only when the spend plus the other
@@ -11,10 +12,19 @@
 // reservations under-estimated. When the response is accounted the actual cost is charged and the reservation
 // released, in that order (an observer may count a request twice for an instant, never zero times).
 //
-// After a Redis flush the first request that finds a window missing rebuilds it from PostgreSQL plus this process's
-// unflushed charges. Charges that land on the new key while that read is in flight can be counted twice (the
-// window errs towards blocking); charges another replica has not flushed yet (at most one flush interval) are the
-// only ones a rebuild can miss.
+// Why a rebuild is exact (docs/faults.md): every charge goes to the hot copy first and to the durable copy (the
+// `onCharge` writer) only afterwards. A charge that finds the window missing waits for the rebuild and lands on the
+// new key, so the rebuild's read (durable plus this process's unflushed charges) holds exactly the charges made into
+// copies that are gone, and the new key gets exactly the ones made after it. Charges another replica made into a
+// lost copy reach PostgreSQL within one flush interval: a rebuild of a window that had spend waits `rebuildGraceMs`
+// for them before it reads.
+//
+// Redis unreachable: admissions read the durable copy (PostgreSQL plus this process's unflushed charges) and reserve
+// in this process only; charges go to the durable copy alone and mark the window dirty. The first use of a dirty
+// window once Redis answers again drops its hot copy, which is then rebuilt from the durable copy: so the outage's
+// charges are counted once whether Redis came back empty or with its old data (or took some of them before it went).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DatastoreUnavailable } from '../db/db.ts';
 import type { BudgetConfig } from '../snapshot/snapshot.ts';
 import type { Logger } from '../log.ts';
 import type { State } from '../state/state.ts';
@@ -41,8 +51,11 @@ interface HoldEntry {
   window: BudgetWindow;
   /** A hard cap: the request must reserve its estimate here. */
   hard: boolean;
-  /** Set once the reservation is actually in the store (so a failure never releases what was not reserved). */
-  reserved: boolean;
+  /**
+   * Where the reservation was made, once it was (so a failure never releases what was not reserved): the shared
+   * store, or this process alone while Redis is unreachable.
+   */
+  reserved: false | 'shared' | 'local';
 }
 
 /** What a request holds between admission and accounting. */
@@ -62,13 +75,28 @@ export interface Admission {
 /** Durable spend of a window: PostgreSQL plus, on a gateway, charges still waiting in its write buffer. */
 export type DurableSpendReader = (llmId: string, scope: string, windowTag: string) => Promise<number>;
 
+export interface LedgerTiming {
+  /**
+   * How long a rebuild of a window that had spend waits before it reads the durable copy, so that charges other
+   * replicas made into the lost hot copy have been flushed to PostgreSQL (two of the writers' 250 ms intervals).
+   */
+  rebuildGraceMs?: number;
+  /** How long a request waits for a window another replica is rebuilding before it reads the durable copy itself. */
+  rebuildWaitMs?: number;
+}
+
 const RESERVATION_TTL_MS = 15 * 60_000;
 const WINDOW_GRACE_MS = 2 * 86_400_000;
+/** A rebuild lease outlives any sane rebuild; a replica that died holding one delays the next rebuild this long. */
+const LEASE_MS = 10_000;
+const WAIT_STEP_MS = 20;
 
 function keys(sc: ScopeBudget, w: BudgetWindow) {
   const base = `budget:${sc.llmId}:${sc.scope}:`;
-  return { spent: `${base}w:${w.tag}`, marker: `${base}h:${w.tag}`, reserved: `${base}r` };
+  return { spent: `${base}w:${w.tag}`, lease: `${base}h:${w.tag}`, reserved: `${base}r` };
 }
+
+const isRedisDown = (err: unknown) => err instanceof DatastoreUnavailable && err.store === 'redis';
 
 /** Window keys outlive their window by two days (reads of the previous window); fixed windows never expire. */
 function windowTtl(w: BudgetWindow, nowMs: number): number {
@@ -79,6 +107,14 @@ export class BudgetLedger {
   private readonly hydrating = new Map<string, Promise<void>>();
   /** Track-only windows this process has already made sure exist (so their first charge never has to rebuild). */
   private readonly warm = new Set<string>();
+  /** Reservations made while Redis was unreachable, per reservation key (this process only). */
+  private readonly localReserved = new Map<string, number>();
+  /** Hot keys of windows charged while Redis was unreachable: dropped and rebuilt once it answers again. */
+  private readonly dirty = new Set<string>();
+  private readonly resyncing = new Map<string, Promise<void>>();
+  private readonly graceMs: number;
+  private readonly waitMs: number;
+  private outage = false;
 
   constructor(
     private readonly state: State,
@@ -86,7 +122,11 @@ export class BudgetLedger {
     private readonly log: Logger,
     /** Receives every charge for the durable copy (the gateway's batch writer). */
     private readonly onCharge: (c: SpendCharge) => void = () => undefined,
-  ) {}
+    timing: LedgerTiming = {},
+  ) {
+    this.graceMs = timing.rebuildGraceMs ?? 500;
+    this.waitMs = timing.rebuildWaitMs ?? 3000;
+  }
 
   async admit(scopes: readonly ScopeBudget[], estimateMicro: number, nowMs: number): Promise<Admission> {
     const entries: HoldEntry[] = scopes.map((scope) => ({
@@ -113,17 +153,36 @@ export class BudgetLedger {
     const capMicro = capMicroCents(e.scope.budget);
     const v: ScopeVerdict = { scope: e.scope, window: e.window, spentMicro: 0, capMicro };
     if (capMicro <= 0) {
-      await this.warmUp(e, nowMs);
+      // Tracking only: nothing to enforce, so a spend that cannot be read at all does not refuse the request.
+      await this.warmUp(e, nowMs).catch((err: unknown) => this.log.warn('budget window could not be read; tracking continues', { err, llm: e.scope.llmId }));
       return { v, othersReserved: 0, hard: false };
     }
-    let othersReserved = 0;
-    if (e.hard) {
-      const r = await this.state.incr(keys(e.scope, e.window).reserved, estimate, RESERVATION_TTL_MS, true);
-      e.reserved = true;
-      othersReserved = Math.max(0, r.value - estimate);
+    const othersReserved = e.hard ? await this.reserve(e, estimate) : 0;
+    try {
+      v.spentMicro = await this.readSpent(e.scope, e.window, nowMs);
+    } catch (err) {
+      // A hard cap that can be read from neither store refuses (the caller answers 503); a soft one only flags.
+      if (e.hard) throw err;
+      this.log.warn('budget window could not be read; the soft cap is not flagged', { err, llm: e.scope.llmId });
     }
-    v.spentMicro = await this.readSpent(e.scope, e.window, nowMs);
     return { v, othersReserved, hard: e.hard };
+  }
+
+  /** Reserves the estimate; returns what the *other* requests in flight hold. */
+  private async reserve(e: HoldEntry, estimate: number): Promise<number> {
+    const key = keys(e.scope, e.window).reserved;
+    try {
+      const r = await this.state.incr(key, estimate, RESERVATION_TTL_MS, true);
+      e.reserved = 'shared';
+      return Math.max(0, r.value - estimate);
+    } catch (err) {
+      if (!isRedisDown(err)) throw err;
+      this.noteOutage(err);
+      const others = this.localReserved.get(key) ?? 0;
+      this.localReserved.set(key, others + estimate);
+      e.reserved = 'local';
+      return others;
+    }
   }
 
   /** Charges the actual cost to every scope of the hold and releases its reservations. */
@@ -135,8 +194,10 @@ export class BudgetLedger {
       try {
         if (amount > 0) await this.charge(e, amount, nowMs);
       } finally {
+        // After the hot copy, never before: a rebuild reading the durable copy must not see a charge that it will
+        // also find on the new hot key.
         if (amount > 0) this.onCharge({ llmId: e.scope.llmId, scope: e.scope.scope, windowTag: e.window.tag, microCents: amount, atMs: nowMs });
-        if (e.reserved) await this.unreserve(e, hold.estimateMicro);
+        await this.unreserve(e, hold.estimateMicro);
       }
     }));
   }
@@ -145,7 +206,7 @@ export class BudgetLedger {
   async release(hold: BudgetHold): Promise<void> {
     const entries = hold.entries;
     hold.entries = [];
-    await Promise.all(entries.filter((e) => e.reserved).map((e) => this.unreserve(e, hold.estimateMicro)));
+    await Promise.all(entries.map((e) => this.unreserve(e, hold.estimateMicro)));
   }
 
   /** Current spend of the scope's window (API: usage/daily `window`, key listings). */
@@ -158,19 +219,17 @@ export class BudgetLedger {
   async reset(scope: ScopeBudget, nowMs: number): Promise<BudgetWindow> {
     const window = windowAt(scope.budget.period, nowMs);
     const k = keys(scope, window);
-    const ttl = windowTtl(window, nowMs);
-    await this.state.set(k.spent, '1', ttl);
-    await this.state.incr(k.marker, 1, ttl);
+    await this.state.set(k.spent, '1', windowTtl(window, nowMs));
     return window;
   }
 
   /**
-   * A track-only window is not read per request, so without this its first charge would find it missing and rebuild
-   * it while other charges land (counting those twice). Reading it once per process and window rebuilds it first.
+   * A track-only window is not read per request, so without this its first charge would find it missing and wait
+   * for its rebuild. Reading it once per process and window rebuilds it first.
    */
   private async warmUp(e: HoldEntry, nowMs: number): Promise<void> {
     const k = keys(e.scope, e.window).spent;
-    if (this.warm.has(k)) return;
+    if (this.warm.has(k) && !this.dirty.has(k)) return;
     await this.readSpent(e.scope, e.window, nowMs);
     if (this.warm.size >= 10_000) this.warm.clear();
     this.warm.add(k);
@@ -178,51 +237,130 @@ export class BudgetLedger {
 
   private async charge(e: HoldEntry, amount: number, nowMs: number): Promise<void> {
     const k = keys(e.scope, e.window);
-    const r = await this.state.incr(k.spent, amount, windowTtl(e.window, nowMs));
-    // A hydrated window holds at least 1, so getting back exactly our amount means the key had vanished.
-    if (r.value === amount) await this.hydrate(e.scope, e.window, nowMs);
+    const ttl = windowTtl(e.window, nowMs);
+    try {
+      await this.resync(k.spent, k.lease);
+      let v = await this.state.incrIfExists(k.spent, amount, ttl);
+      if (v === undefined) {
+        // The hot copy is gone: the charge waits for the rebuild and lands on the new key.
+        await this.hydrate(e.scope, e.window, nowMs);
+        v = await this.state.incrIfExists(k.spent, amount, ttl);
+      }
+      if (v === undefined) throw new Error('budget window was not rebuilt in time');
+      this.noteRecovery();
+    } catch (err) {
+      // The charge reaches only the durable copy: the hot copy is rebuilt from it at its next use.
+      this.dirty.add(k.spent);
+      if (!isRedisDown(err)) throw err;
+      this.noteOutage(err);
+    }
   }
 
   private async unreserve(e: HoldEntry, estimate: number): Promise<void> {
-    if (estimate <= 0) return;
+    if (!e.reserved || estimate <= 0) return;
+    const key = keys(e.scope, e.window).reserved;
+    if (e.reserved === 'local') {
+      const left = (this.localReserved.get(key) ?? 0) - estimate;
+      if (left > 0) this.localReserved.set(key, left);
+      else this.localReserved.delete(key);
+      return;
+    }
     try {
-      await this.state.incr(keys(e.scope, e.window).reserved, -estimate, RESERVATION_TTL_MS, true);
+      // A reservation counter that vanished (Redis restarted) has nothing left to release.
+      await this.state.incrIfExists(key, -estimate, RESERVATION_TTL_MS);
     } catch (err) {
       this.log.warn('budget reservation release failed; it expires with the reservation counter', { err, llm: e.scope.llmId });
     }
   }
 
+  /**
+   * Charged spend of a window: the hot copy (rebuilt first if it is missing), or the durable copy when Redis is
+   * unreachable (PostgreSQL plus this process's unflushed charges).
+   */
   private async readSpent(scope: ScopeBudget, window: BudgetWindow, nowMs: number): Promise<number> {
     const k = keys(scope, window);
-    let v = await this.state.getNumber(k.spent);
-    if (v === 0) {
-      await this.hydrate(scope, window, nowMs);
-      v = await this.state.getNumber(k.spent);
+    try {
+      await this.resync(k.spent, k.lease);
+      let v = await this.state.getNumber(k.spent);
+      if (v === 0) {
+        await this.hydrate(scope, window, nowMs);
+        v = await this.state.getNumber(k.spent);
+      }
+      this.noteRecovery();
+      if (v > 0) return v - 1;
+      // Another replica's rebuild did not finish in time: read what it would have read.
+    } catch (err) {
+      if (!isRedisDown(err)) throw err;
+      this.noteOutage(err);
     }
-    return Math.max(0, v - 1);
+    return this.durable(scope.llmId, scope.scope, window.tag);
+  }
+
+  /**
+   * A window charged during an outage: drop its hot copy (once Redis answers) so that it is rebuilt. Concurrent
+   * requests on the window wait for the same drop, so none reads the stale copy meanwhile.
+   */
+  private resync(spentKey: string, leaseKey: string): Promise<void> | undefined {
+    const running = this.resyncing.get(spentKey);
+    if (running) return running;
+    if (!this.dirty.size || !this.dirty.delete(spentKey)) return undefined;
+    const p = this.state.del(spentKey, leaseKey)
+      .catch((err: unknown) => {
+        this.dirty.add(spentKey);
+        throw err;
+      })
+      .finally(() => this.resyncing.delete(spentKey));
+    this.resyncing.set(spentKey, p);
+    return p;
   }
 
   private hydrate(scope: ScopeBudget, window: BudgetWindow, nowMs: number): Promise<void> {
     const k = keys(scope, window);
     let p = this.hydrating.get(k.spent);
     if (!p) {
-      p = this.rebuild(scope, window, nowMs).finally(() => this.hydrating.delete(k.spent));
+      p = this.ensureWindow(scope, window, nowMs).finally(() => this.hydrating.delete(k.spent));
       this.hydrating.set(k.spent, p);
     }
     return p;
   }
 
+  /** Rebuilds the window if this process gets the lease; otherwise waits (bounded) for the replica that has it. */
+  private async ensureWindow(scope: ScopeBudget, window: BudgetWindow, nowMs: number): Promise<void> {
+    const k = keys(scope, window);
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const lease = await this.state.incr(k.lease, 1, LEASE_MS);
+      if (lease.value === 1) return this.rebuild(scope, window, nowMs);
+      await sleep(WAIT_STEP_MS);
+      if ((await this.state.getNumber(k.spent)) > 0 || Date.now() > deadline) return;
+    }
+  }
+
   private async rebuild(scope: ScopeBudget, window: BudgetWindow, nowMs: number): Promise<void> {
     const k = keys(scope, window);
-    const ttl = windowTtl(window, nowMs);
-    const m = await this.state.incr(k.marker, 1, ttl);
-    if (m.value !== 1) return; // another replica (or an earlier rebuild) already added the durable spend
     try {
-      const durable = await this.durable(scope.llmId, scope.scope, window.tag);
-      await this.state.incr(k.spent, Math.round(durable) + 1, ttl);
-    } catch (err) {
-      await this.state.del(k.marker).catch(() => undefined); // let the next request try again
-      throw err;
+      let durable = await this.durable(scope.llmId, scope.scope, window.tag);
+      if (durable > 0 && this.graceMs > 0) {
+        // The window had spend, so its hot copy was lost: let the other replicas flush what they charged into it.
+        await sleep(this.graceMs);
+        durable = await this.durable(scope.llmId, scope.scope, window.tag);
+      }
+      await this.state.setIfAbsent(k.spent, String(Math.round(durable) + 1), windowTtl(window, nowMs));
+    } finally {
+      // The next loss of this window can be rebuilt at once (a late rebuilder finds the key and changes nothing).
+      await this.state.del(k.lease).catch(() => undefined);
     }
+  }
+
+  private noteOutage(err: unknown): void {
+    if (this.outage) return;
+    this.outage = true;
+    this.log.warn('Redis unreachable: budgets use the durable copy (PostgreSQL) until it answers again', { err });
+  }
+
+  private noteRecovery(): void {
+    if (!this.outage) return;
+    this.outage = false;
+    this.log.info('Redis answers again: budget windows charged meanwhile are rebuilt from the durable copy', { dirty: this.dirty.size });
   }
 }

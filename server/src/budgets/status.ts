@@ -26,9 +26,13 @@ export async function spendWindow(s: Services, llmId: string, scope: string, bud
   return { tag: window.tag, spentCents: Math.round(spentMicro / 1_000_000), rollsOverAt: rollsOverAt(window) };
 }
 
-/** Zeroes the current window: the durable copy first (so a concurrent rebuild reads zero), then the hot copy. */
+/**
+ * Zeroes the current window: the durable copy first (so a concurrent rebuild reads zero), then the hot copy. Both
+ * stores must answer: with Redis unreachable nothing is changed (503), rather than zeroing only the durable copy.
+ */
 export async function resetSpendWindow(s: Services, llmId: string, scope: string, budget: BudgetConfig | null): Promise<void> {
   if (!budget) return;
+  await s.state.ping();
   const nowMs = s.clock.nowMs();
   const ledger = apiLedger(s);
   const { window } = await ledger.windowSpent({ llmId, scope, budget }, nowMs);

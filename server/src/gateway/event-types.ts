@@ -27,6 +27,11 @@ export const GATEWAY_EVENT_TYPES = {
   lambda_error: 'error',
   /** A prompt_guard rule fired (LLM data plane). */
   prompt_guard_hit: 'info',
+  /**
+   * A streamed MCP answer failed after its outcome (allow) was recorded at the stream's start: an event over the
+   * response cap was withheld, or the upstream broke off (details.reason). A detail, so a request keeps one outcome.
+   */
+  stream_error: 'info',
 } as const;
 
 export type GatewayEventType = keyof typeof GATEWAY_EVENT_TYPES | (string & {});

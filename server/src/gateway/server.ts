@@ -1,6 +1,7 @@
 // The gateway role: the proxy listener (data plane) and the internal admin listener (status, config version).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerParseErrorsInJson } from '../http/parse-errors.ts';
 import type { Services } from '../services.ts';
 import { ConfigStore } from './config-store.ts';
 import { buildHostCheck } from './host-check.ts';
@@ -50,9 +51,18 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const hostAllowed = buildHostCheck({ proxyDomain: s.config.proxyDomain, host: opts.host, publicHosts: s.config.gatewayPublicHosts });
   const refusedHosts = new Set<string>();
 
+  let closing = false;
   const proxy = createServer((req, res) => {
     let kind: ProxyKindLabel = 'none';
     res.once('finish', () => metrics.response(kind, res.statusCode));
+    // A stopping gateway takes no new request, also not on a kept-alive connection: the client (or its load balancer)
+    // retries on another replica, and no request starts after the handlers' last drain and flush.
+    if (closing) {
+      req.resume();
+      res.setHeader('connection', 'close');
+      sendJson(res, 503, { error: 'Gateway is shutting down' });
+      return;
+    }
     // DNS-rebinding protection comes before routing: a Host that is none of the gateway's names reaches no proxy.
     if (!hostAllowed(req.headers.host, req.socket.localAddress)) {
       req.resume();
@@ -80,6 +90,7 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   });
   proxy.keepAliveTimeout = 65_000;
   proxy.headersTimeout = 66_000;
+  answerParseErrorsInJson(proxy);
 
   const admin = createServer((req, res) => {
     req.resume();
@@ -105,12 +116,16 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
       await s.audit.flush();
     },
     async close() {
+      closing = true;
       await store.stop();
+      // Stop accepting connections (close() also closes the idle keep-alive ones), let the handlers finish what is in
+      // flight and flush, then cut whatever is still open.
+      const closed = Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => admin.close(r))]);
       await mcp.close?.();
       await llm.close?.();
       proxy.closeAllConnections();
       admin.closeAllConnections();
-      await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => admin.close(r))]);
+      await closed;
     },
   };
 }

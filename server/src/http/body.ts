@@ -41,7 +41,7 @@ function parseJson(raw: Buffer): unknown {
   }
   // A NUL can only come from a `\u0000` escape, so only such a body is walked for the field's path.
   if (text.includes('\\u0000')) {
-    const at = nulPath(body, '');
+    const at = nulPath(body);
     if (at !== undefined) throw new HttpError(400, `${at || 'body'}: must not contain NUL characters`);
   }
   return body;
@@ -70,23 +70,35 @@ export function jsonBodyReader(): JsonBodyReader {
   });
 }
 
-/** The path (`a.b[2]`) of the first key or string value holding a NUL, if any. */
-function nulPath(v: unknown, path: string): string | undefined {
-  if (typeof v === 'string') return v.includes('\u0000') ? path : undefined;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const p = nulPath(v[i], `${path}[${i}]`);
-      if (p !== undefined) return p;
+const MAX_REPORTED_PATH = 200;
+
+/**
+ * The path (`a.b[2]`) of the first key or string value holding a NUL, if any. Iterative: JSON.parse accepts nesting
+ * far deeper than the call stack (a hundred thousand `[`), so a recursive walk would overflow on such a body.
+ */
+function nulPath(root: unknown): string | undefined {
+  const todo: NulWalkItem[] = [{ v: root, path: '' }];
+  for (let item = todo.pop(); item; item = todo.pop()) {
+    const { v, path, key } = item;
+    if ((key !== undefined && key.includes('\u0000')) || (typeof v === 'string' && v.includes('\u0000'))) {
+      return path.length > MAX_REPORTED_PATH ? `${path.slice(0, MAX_REPORTED_PATH)}…` : path;
     }
-    return undefined;
-  }
-  if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      const here = path ? `${path}.${k}` : k;
-      if (k.includes('\u0000')) return here;
-      const p = nulPath(x, here);
-      if (p !== undefined) return p;
-    }
+    pushChildren(todo, v, path);
   }
   return undefined;
+}
+
+interface NulWalkItem { v: unknown; path: string; key?: string }
+
+/** The elements or members of v, last first, so that they are popped in document order. */
+function pushChildren(todo: NulWalkItem[], v: unknown, path: string): void {
+  if (Array.isArray(v)) {
+    for (let i = v.length - 1; i >= 0; i--) todo.push({ v: v[i], path: `${path}[${i}]` });
+  } else if (v && typeof v === 'object') {
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      todo.push({ v: x, path: path ? `${path}.${k}` : k, key: k });
+    }
+  }
 }

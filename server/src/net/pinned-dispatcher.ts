@@ -1,5 +1,6 @@
 // An undici dispatcher that connects to the pinned IP while keeping the URL's hostname for TLS SNI, certificate
 // checks and the Host header, so DNS can't be used to steer an upstream call elsewhere after the check.
+import { isIP } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import type { Pin } from './upstream-guard.ts';
 
@@ -20,7 +21,10 @@ export function createPinnedAgent(pin: Pin, opts: PinnedAgentOptions = {}): Agen
         cb(new Error(`pinned agent for ${pin.hostname} refused a connection to ${o.hostname}`), null);
         return;
       }
-      connector({ ...o, hostname: pin.ip, servername: o.protocol === 'https:' ? pin.hostname : undefined }, cb);
+      // SNI carries a host name only (RFC 6066): for an IP-literal URL none is sent and the certificate is checked
+      // against the address.
+      const sni = o.protocol === 'https:' && !isIP(pin.hostname) ? pin.hostname : undefined;
+      connector({ ...o, hostname: pin.ip, servername: sni }, cb);
     },
   });
 }

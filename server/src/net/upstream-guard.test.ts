@@ -17,6 +17,9 @@ const ZONE: Record<string, string[]> = {
   'mixed6.example': ['2606:2800:220:1:248:1893:25c8:1946', 'fd00::1'],
   'mapped.example': ['::ffff:10.0.0.1'],
   'nat64.example': ['64:ff9b::a9fe:a9fe'],
+  'nat64-local.example': ['64:ff9b:1::a00:1'],
+  'mapped-hex.example': ['::ffff:7f00:1'],
+  'mapped-long.example': ['0:0:0:0:0:ffff:a9fe:a9fe'],
   'cgnat.example': ['100.100.100.100'],
   'empty.example': [],
   'garbage.example': ['not-an-ip'],
@@ -98,6 +101,26 @@ const HOSTILE: Array<[string, string, string, RejectionCode]> = [
   ['one public and one unique-local v6 address', 'https://mixed6.example/', 'host resolves to a unique-local address (fd00::1)', 'blocked_address'],
   ['DNS answer in IPv4-mapped form', 'https://mapped.example/', 'host resolves to a private address (10.0.0.1)', 'blocked_address'],
   ['DNS answer in NAT64 form of the metadata address', 'https://nat64.example/', 'host resolves to a NAT64 address (64:ff9b::a9fe:a9fe)', 'blocked_address'],
+  // The hardening issue's additions: every numeric spelling of loopback and of the metadata address, IPv4-mapped
+  // and NAT64 forms of both, as literals and as DNS answers.
+  ['decimal IPv4 of the metadata address', 'https://2852039166/', 'host resolves to a link-local address (169.254.169.254)', 'blocked_address'],
+  ['hex IPv4, one number (0x7f000001)', 'https://0x7f000001/', loopback('127.0.0.1'), 'blocked_address'],
+  ['hex IPv4 of the metadata address (0xa9fea9fe)', 'https://0xa9fea9fe/', 'host resolves to a link-local address (169.254.169.254)', 'blocked_address'],
+  ['octal IPv4, one number (017700000001)', 'https://017700000001/', loopback('127.0.0.1'), 'blocked_address'],
+  ['octal IPv4 of the metadata address', 'https://0251.0376.0251.0376/', 'host resolves to a link-local address (169.254.169.254)', 'blocked_address'],
+  ['mixed octal, hex and decimal parts (0177.0x0.1)', 'https://0177.0x0.1/', loopback('127.0.0.1'), 'blocked_address'],
+  ['octal with leading zeros (00000177.1)', 'https://00000177.1/', loopback('127.0.0.1'), 'blocked_address'],
+  ['IPv4-mapped, fully written', 'https://[0:0:0:0:0:ffff:127.0.0.1]/', loopback('127.0.0.1'), 'blocked_address'],
+  ['IPv4-mapped metadata, hex', 'https://[::ffff:a9fe:a9fe]/', 'host resolves to a link-local address (169.254.169.254)', 'blocked_address'],
+  ['IPv4-mapped 10/8', 'https://[::ffff:10.0.0.1]/', 'host resolves to a private address (10.0.0.1)', 'blocked_address'],
+  ['64:ff9b::/96 NAT64 of loopback', 'https://[64:ff9b::7f00:1]/', 'host resolves to a NAT64 address (64:ff9b::7f00:1)', 'blocked_address'],
+  ['64:ff9b::/96 NAT64 of loopback, dotted', 'https://[64:ff9b::127.0.0.1]/', 'host resolves to a NAT64 address (64:ff9b::7f00:1)', 'blocked_address'],
+  ['64:ff9b::/96 NAT64 of a public address (refused whole)', 'https://[64:ff9b::5db8:d822]/', 'host resolves to a NAT64 address (64:ff9b::5db8:d822)', 'blocked_address'],
+  ['64:ff9b:1::/48 local-use NAT64', 'https://[64:ff9b:1::a00:1]/', 'host resolves to a NAT64 local address (64:ff9b:1::a00:1)', 'blocked_address'],
+  ['64:ff9b:1::/48 local-use NAT64, high end', 'https://[64:ff9b:1:ffff:ffff:ffff:ffff:ffff]/', 'host resolves to a NAT64 local address (64:ff9b:1:ffff:ffff:ffff:ffff:ffff)', 'blocked_address'],
+  ['DNS answer in local-use NAT64 form', 'https://nat64-local.example/', 'host resolves to a NAT64 local address (64:ff9b:1::a00:1)', 'blocked_address'],
+  ['DNS answer in IPv4-mapped hex form of loopback', 'https://mapped-hex.example/', loopback('127.0.0.1'), 'blocked_address'],
+  ['DNS answer in long IPv4-mapped form of the metadata address', 'https://mapped-long.example/', 'host resolves to a link-local address (169.254.169.254)', 'blocked_address'],
   ['NXDOMAIN', 'https://nx.example/', 'host nx.example does not resolve', 'unresolvable'],
   ['empty DNS answer', 'https://empty.example/', 'host empty.example does not resolve', 'unresolvable'],
   ['unparseable DNS answer', 'https://garbage.example/', 'host garbage.example resolves to an unparseable address', 'unresolvable'],
@@ -114,7 +137,8 @@ describe('hostile upstreams are refused', () => {
   }
 
   test('WHATWG URL parsing normalises the numeric IPv4 forms before the guard sees them', () => {
-    for (const form of ['http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0x7f.0x0.0x0.0x1/', 'http://127.0.0.1./']) {
+    for (const form of ['http://2130706433/', 'http://0x7f.1/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0x7f.0x0.0x0.0x1/', 'http://127.0.0.1./',
+      'http://0x7f000001/', 'http://017700000001/', 'http://0177.0x0.1/', 'http://00000177.1/']) {
       assert.equal(new URL(form).hostname, '127.0.0.1', form);
     }
     assert.equal(new URL('https://[::ffff:127.0.0.1]/').hostname, '[::ffff:7f00:1]');
@@ -169,6 +193,9 @@ describe('development switches', () => {
     assert.equal((await rejection(g, 'http://127.0.0.1/')).message, loopback('127.0.0.1'));
     assert.equal((await rejection(g, 'ftp://public.example/')).message, 'must use https');
     assert.equal((await rejection(g, 'http://u:p@public.example/')).message, 'must not contain credentials');
+    for (const url of ['http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f.1/', 'http://[::ffff:7f00:1]/', 'http://[64:ff9b::7f00:1]/']) {
+      assert.equal((await rejection(g, url)).code, 'blocked_address', url);
+    }
   });
 
   test('a trusted (operator-configured) URL may be http and private, but is still resolved and must not carry credentials', async () => {

@@ -80,6 +80,21 @@ export class MemoryState implements State {
     return { value: e.value, ttlMs: e.expiresAt ? e.expiresAt - t : -1 };
   }
 
+  async incrIfExists(key: string, by: number, ttlMs: number): Promise<number | undefined> {
+    const e = this.live(key);
+    if (!e) return undefined;
+    this.uncache(key, e);
+    e.value = Number(e.value) + by;
+    if (!e.expiresAt && ttlMs > 0) e.expiresAt = this.now() + ttlMs;
+    return e.value;
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (this.live(key)) return false;
+    this.map.set(key, { value, expiresAt: ttlMs > 0 ? this.now() + ttlMs : 0 });
+    return true;
+  }
+
   async getNumber(key: string): Promise<number> {
     const e = this.live(key);
     return e ? Number(e.value) || 0 : 0;

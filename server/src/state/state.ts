@@ -15,6 +15,13 @@ export interface State {
    * Atomic across replicas.
    */
   incr(key: string, by: number, ttlMs: number, refreshTtl?: boolean): Promise<CounterResult>;
+  /**
+   * Adds `by` to a counter only if it exists (a new TTL is set only when the key has none). Returns the value after
+   * the increment, or undefined when the key is missing (nothing is created). Atomic across replicas.
+   */
+  incrIfExists(key: string, by: number, ttlMs: number): Promise<number | undefined>;
+  /** Sets `key` only if it does not exist (SET NX); true when this call created it. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Current value of a counter (0 when absent). */
   getNumber(key: string): Promise<number>;
   get(key: string): Promise<string | undefined>;

@@ -97,6 +97,8 @@ test('bad query parameters return 400 with a clear message, never 500', async ()
     ['from=yesterday', 'from: must be a Unix timestamp in seconds'],
     ['to=-1', 'to: must be a Unix timestamp in seconds'],
     ['from=20&to=10', 'from: must not be after to'],
+    ['event_type=%00', 'event_type: must not contain NUL characters'],
+    ['event_type=deny,a%00b', 'event_type: must not contain NUL characters'],
   ];
   for (const [qs, msg] of cases) {
     const r = await get(u, `/api/logs?${qs}`);

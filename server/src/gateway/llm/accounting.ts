@@ -129,6 +129,8 @@ export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: C
   recordUsage(d, o);
   recordConversation(d, o);
   if (o.text) for (const h of t.completionHooks) h.onCompletion?.(x, o.text);
-  const upstreamFault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken';
-  emitFor(x, upstreamFault ? { type: 'error', details: { reason: c.aborted, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) });
+  // An upstream that broke off, went silent or answered 200 with a body that is not JSON fails the request: its one
+  // outcome event is an error, still carrying what was charged.
+  const fault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken' ? c.aborted : c.metered?.malformed ? 'upstream_invalid_response' : undefined;
+  emitFor(x, fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) });
 }

@@ -39,6 +39,9 @@ interface Deps extends AccountingDeps {
   runtimes: RuntimeCache<LlmRuntime>;
 }
 
+
+/** How long a stopping gateway lets LLM requests in flight finish (Kubernetes gives 30 s by default). */
+const DRAIN_GRACE_MS = 20_000;
 export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler {
   const pools = providerPool();
   const writer = new AccountingWriter(s.db, s.secrets, s.log);
@@ -66,6 +69,9 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
       await writer.flush();
     },
     async close() {
+      // Requests in flight finish first (their upstream calls need the pools) and account what they used; only then is
+      // the writer flushed a last time. Bounded: a stream that outlives the grace period is cut.
+      await Promise.race([Promise.allSettled(inFlight), new Promise((r) => setTimeout(r, DRAIN_GRACE_MS).unref())]);
       await writer.close();
       await pools.close();
     },

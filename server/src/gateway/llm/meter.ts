@@ -21,6 +21,8 @@ export interface Metered {
   /** Bytes the upstream sent. */
   bytes: number;
   overCap: boolean;
+  /** A successful JSON answer that is not JSON (read whole, under the cap): relayed as it came, charged by estimate. */
+  malformed?: true;
 }
 
 export class ResponseMeter {
@@ -72,7 +74,9 @@ export class ResponseMeter {
       if (usage) return { ...base, usage, text: '', chars: 0, jsonText, error: undefined };
     }
     const body: Json | undefined = parseJson(jsonText);
-    if (body === undefined) return { ...base, usage: undefined, text: '', chars: jsonText.length, jsonText: undefined, error: undefined };
+    if (body === undefined) {
+      return { ...base, usage: undefined, text: '', chars: jsonText.length, jsonText: undefined, error: undefined, ...(status < 400 ? { malformed: true as const } : {}) };
+    }
     const usage = this.adapter.usageFromJson(this.ep, body);
     // The text is read when someone wants it, or when the chars/4 fallback needs its length.
     const text = this.wantText || !usage ? this.adapter.completionFromJson(this.ep, body) : '';

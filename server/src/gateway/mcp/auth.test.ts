@@ -2,6 +2,9 @@
 // issue 3 item 2): client keys and their tags, the PAT refused, and JWTs checked against the stored JWKS.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHmac, KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
@@ -183,4 +186,83 @@ test('jwt mode: a valid token reaches every tool; expired, wrong audience/issuer
   // The PAT is refused with its own message in jwt mode too.
   const pat = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${user.pat}` });
   assert.equal(pat.status, 401);
+});
+
+// --- jwt forgeries (issue "Hardening", part 2) ---
+
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+/** A compact JWS built by hand, so that headers a JOSE library would refuse to write can be sent. */
+async function forge(header: Record<string, unknown>, payload: Record<string, unknown>, sign: (data: Buffer) => Promise<ArrayBuffer | Buffer>): Promise<string> {
+  const input = `${b64(header)}.${b64(payload)}`;
+  const signature = await sign(Buffer.from(input));
+  return `${input}.${(Buffer.isBuffer(signature) ? signature : Buffer.from(new Uint8Array(signature))).toString('base64url')}`;
+}
+
+test('jwt mode forgeries: HS256 with the public key, kid confusion, embedded and remote keys, not yet valid, tampered: each 401 Invalid token', async () => {
+  const rsa = await generateKeyPair('RS256', { extractable: true });
+  const ec = await generateKeyPair('ES256', { extractable: true });
+  const attacker = await generateKeyPair('RS256', { extractable: true });
+  const attackerEc = await generateKeyPair('ES256');
+  const rsaJwk = { ...(await exportJWK(rsa.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const ecJwk = { ...(await exportJWK(ec.publicKey)), kid: 'k2', alg: 'ES256', use: 'sig' };
+  const auth = { mode: 'jwt', issuer: 'https://idp.example', audience: 'tollgate-mcp', jwksJson: JSON.stringify({ keys: [rsaJwk, ecJwk] }), clockSkewS: 30 };
+  const pj = await createProxy(t, user, up.url, { auth });
+  // A server the forged jku/x5u headers point at: nothing may fetch keys from it.
+  const fetched: string[] = [];
+  const keyServer = createServer((req, res) => { fetched.push(req.url ?? ''); res.end(JSON.stringify({ keys: [] })); });
+  await new Promise<void>((r) => keyServer.listen(0, '127.0.0.1', r));
+  const keyUrl = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}/jwks.json`;
+
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { iss: 'https://idp.example', aud: 'tollgate-mcp', sub: 'user-42', iat: now, exp: now + 300 };
+  const rs256 = (key: CryptoKey) => (d: Buffer) => crypto.subtle.sign('RSASSA-PKCS1-v1_5', key, new Uint8Array(d));
+  const es256 = (key: CryptoKey) => (d: Buffer) => crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, new Uint8Array(d));
+  const hs256 = (secret: string | Uint8Array) => async (d: Buffer) => createHmac('sha256', secret).update(d).digest();
+  const pem = KeyObject.from(rsa.publicKey).export({ type: 'spki', format: 'pem' }) as string;
+  const good = await forge({ alg: 'RS256', kid: 'k1' }, claims, rs256(rsa.privateKey));
+  const [h, p, sig] = good.split('.') as [string, string, string];
+  const tampered = `${h}.${b64({ ...claims, sub: 'admin' })}.${sig}`;
+
+  const cases: Array<[string, string, string]> = [
+    ['HS256 signed with the RSA public key (PEM)', await forge({ alg: 'HS256', kid: 'k1' }, claims, hs256(pem)), 'alg_not_allowed'],
+    ['HS256 signed with the RSA public key (JWK JSON)', await forge({ alg: 'HS256', kid: 'k1' }, claims, hs256(JSON.stringify(rsaJwk))), 'alg_not_allowed'],
+    ['HS256 signed with the RSA modulus', await forge({ alg: 'HS256' }, claims, hs256(Buffer.from(rsaJwk.n!, 'base64url'))), 'alg_not_allowed'],
+    ['alg none with a known kid', `${b64({ alg: 'none', kid: 'k1' })}.${b64(claims)}.`, 'alg_not_allowed'],
+    ['alg NONE in capitals', `${b64({ alg: 'NONE', kid: 'k1' })}.${b64(claims)}.`, 'alg_not_allowed'],
+    ['RS256 header without its signature', `${h}.${p}.`, 'bad_signature'],
+    ['a valid signature over another payload', tampered, 'bad_signature'],
+    ['RS256 by the real key under the EC key\'s kid', await forge({ alg: 'RS256', kid: 'k2' }, claims, rs256(rsa.privateKey)), 'unknown_key'],
+    ['ES256 by an attacker under the EC key\'s kid', await forge({ alg: 'ES256', kid: 'k2' }, claims, es256(attackerEc.privateKey)), 'bad_signature'],
+    ['RS256 by an attacker without a kid', await forge({ alg: 'RS256' }, claims, rs256(attacker.privateKey)), 'bad_signature'],
+    ['kid with path characters', await forge({ alg: 'RS256', kid: '../../k1' }, claims, rs256(rsa.privateKey)), 'unknown_key'],
+    ['kid pointing at a device file', await forge({ alg: 'RS256', kid: '../../../../dev/null' }, claims, rs256(rsa.privateKey)), 'unknown_key'],
+    ['kid with a NUL after a real one', await forge({ alg: 'RS256', kid: 'k1\u0000' }, claims, rs256(rsa.privateKey)), 'unknown_key'],
+    ['kid that is not a string', await forge({ alg: 'RS256', kid: ['k1'] }, claims, rs256(rsa.privateKey)), 'unknown_key'],
+    ['the attacker\'s key embedded as jwk', await forge({ alg: 'RS256', jwk: await exportJWK(attacker.publicKey) }, claims, rs256(attacker.privateKey)), 'bad_signature'],
+    ['the attacker\'s keys by jku and x5u', await forge({ alg: 'RS256', kid: 'evil', jku: keyUrl, x5u: keyUrl }, claims, rs256(attacker.privateKey)), 'unknown_key'],
+    ['an unknown critical header', await forge({ alg: 'RS256', kid: 'k1', crit: ['x-evil'], 'x-evil': true }, claims, rs256(rsa.privateKey)), 'alg_not_supported'],
+    ['not yet valid (nbf beyond the clock skew)', await forge({ alg: 'RS256', kid: 'k1' }, { ...claims, nbf: now + 120 }, rs256(rsa.privateKey)), 'claim_nbf'],
+    ['expired beyond the clock skew', await forge({ alg: 'RS256', kid: 'k1' }, { ...claims, exp: now - 120 }, rs256(rsa.privateKey)), 'expired'],
+    ['no issuer', await forge({ alg: 'RS256', kid: 'k1' }, { ...claims, iss: undefined }, rs256(rsa.privateKey)), 'claim_iss'],
+    ['an audience list without ours', await forge({ alg: 'RS256', kid: 'k1' }, { ...claims, aud: ['a', 'tollgate-mcp-x'] }, rs256(rsa.privateKey)), 'claim_aud'],
+  ];
+  try {
+    for (const [what, token, reason] of cases) {
+      const r = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` });
+      assert.deepEqual([r.status, r.json], [401, { error: 'Invalid token' }], what);
+      const ev = await flushedEvents(t, pj.id);
+      assert.equal(ev.at(-1)!.details.reason, reason, what);
+    }
+    assert.deepEqual(fetched, [], 'no key was fetched from a URL in a token');
+    // A token too big for node's 16 KiB of headers never reaches the verifier: 431, in JSON like every gateway error.
+    const huge = await forge({ alg: 'RS256', kid: 'k1' }, { ...claims, pad: 'x'.repeat(17_000) }, rs256(rsa.privateKey));
+    const big = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${huge}` });
+    assert.deepEqual([big.status, big.json], [431, { error: 'Request headers too large' }]);
+    // The same keys sign valid tokens, and nbf within the skew passes: the refusals above are the forgeries' doing.
+    assert.equal((await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${good}` })).status, 200);
+    assert.equal((await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${await forge({ alg: 'ES256', kid: 'k2' }, { ...claims, nbf: now + 10 }, es256(ec.privateKey))}` })).status, 200);
+  } finally {
+    keyServer.close();
+  }
 });

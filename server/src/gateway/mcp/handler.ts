@@ -25,18 +25,7 @@ import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/heade
 import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
 import { upstreamPath } from './upstream.ts';
 import { PinnedPool } from '../upstream/pool.ts';
-
-export const McpMsg = {
-  originRejected: 'Origin not allowed',
-  noAccess: 'This credential has no access to this MCP server',
-  methodNotAllowed: 'Method not allowed',
-  unreachable: 'Upstream MCP server unreachable',
-  timeout: 'Upstream MCP server timed out',
-  notPinned: 'Upstream MCP server address is not resolved; re-resolve the MCP server',
-  toolNotPermitted: (t: string) => `Tool "${t}" is not permitted for this credential`,
-  resourceNotPermitted: (u: string) => `Resource "${u}" is not permitted for this credential`,
-  batchRejected: 'Batch rejected: another message in it was refused',
-} as const;
+import { McpMsg } from './messages.ts';
 
 export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
   const agents = new PinnedPool();
@@ -46,6 +35,8 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
     agents.prune((id) => snap.proxies.has(id));
   });
 
+  // SSE answers being passed on (so that close() can let them finish answering their waiting requests).
+  const openStreams = new Set<Promise<void>>();
   return {
     async handle(req, res, route) {
       const snap = store.current;
@@ -58,17 +49,19 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
         return;
       }
       switch (req.method) {
-        case 'POST': return handlePost(s, snap, rt, req, res, route);
+        case 'POST': return handlePost(s, snap, rt, req, res, route, openStreams);
         case 'GET':
-        case 'DELETE': return handleStreamOrDelete(s, snap, rt, req, res, route);
+        case 'DELETE': return handleStreamOrDelete(s, snap, rt, req, res, route, openStreams);
         default:
           req.resume();
           sendError(res, 405, McpMsg.methodNotAllowed, { allow: 'GET, POST, DELETE' });
       }
     },
     async close() {
-      // Open SSE streams would hold a graceful close up indefinitely.
+      // Open SSE streams would hold a graceful close up indefinitely: they are cut, and given a moment to tell their
+      // waiting requests so (and record it) before the last audit flush.
       await agents.destroy();
+      await Promise.race([Promise.allSettled(openStreams), new Promise((r) => setTimeout(r, 2000).unref())]);
     },
   };
 }
@@ -87,7 +80,16 @@ function authorizeProxy(rt: McpRuntime) {
   };
 }
 
-async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+/** Passes an SSE answer on, counted among the open streams while it lasts. */
+function relayStream(open: Set<Promise<void>>, ctx: Parameters<typeof respondStream>[0], up: UpstreamResponse): Promise<void> {
+  const p = respondStream(ctx, up);
+  open.add(p);
+  const done = () => { open.delete(p); };
+  p.then(done, done);
+  return p;
+}
+
+async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: Set<Promise<void>>): Promise<void> {
   const raw = await readBodyOr413(req, res, MAX_MCP_REQUEST_BYTES);
   if (!raw) return;
   const text = raw.toString('utf8');
@@ -149,11 +151,14 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   const started = Date.now();
   if (up.statusCode === 200 && isEventStream(ct)) {
     if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, stream: true } });
-    return respondStream(ctx, up);
+    return relayStream(open, ctx, up);
   }
   if (up.statusCode === 200) {
     const outcome = await respondJson(ctx, up);
-    if (outcome !== 'too_large' && hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}) } });
+    // Too large and failed answers have recorded their error event: one outcome per request.
+    if (outcome !== 'too_large' && outcome !== 'failed' && hasRequests) {
+      emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}), ...(outcome === 'client_gone' ? { aborted: 'client_gone' } : {}) } });
+    }
     return;
   }
   if (local.length && up.statusCode === 202) {
@@ -163,7 +168,7 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
     return sendRpc(res, batch, local);
   }
   if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: up.statusCode } });
-  return passThrough(res, up);
+  return passThrough(x, res, up);
 }
 
 /**
@@ -199,7 +204,7 @@ function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { k
   sendError(res, v.status, v.message, v.headers);
 }
 
-async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: Set<Promise<void>>): Promise<void> {
   req.resume();
   const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
@@ -208,9 +213,9 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
   if (!up) return;
   if (req.method === 'GET' && up.statusCode === 200 && isEventStream(up.headers['content-type'] as string | undefined)) {
     const shaper = new Shaper(rt, x, rt.permissions(x.identity!), []);
-    return respondStream({ x, res, shaper, capBytes: rt.capBytes, batch: false, forwarded: [], local: [] }, up);
+    return relayStream(open, { x, res, shaper, capBytes: rt.capBytes, batch: false, forwarded: [], local: [] }, up);
   }
-  return passThrough(res, up);
+  return passThrough(x, res, up);
 }
 
 /** Sends the request upstream; on failure answers the client (502/504) and returns undefined. */
@@ -248,13 +253,19 @@ async function forwardUpstream(
   return up;
 }
 
-/** Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. */
-async function passThrough(res: ServerResponse, up: UpstreamResponse): Promise<void> {
+/**
+ * Non-MCP answers (errors, 202, 404 unknown session...): status, headers and body as the upstream sent them. A body
+ * that breaks off cuts the client's connection too, so a truncated answer never looks complete.
+ */
+async function passThrough(x: Exchange, res: ServerResponse, up: UpstreamResponse): Promise<void> {
   res.writeHead(up.statusCode, clientResponseHeaders(up.headers, true));
   try {
     await pipeBody(up, res);
+    res.end();
+  } catch {
+    emitFor(x, { type: 'stream_error', details: { reason: 'upstream_broken', status: up.statusCode } });
+    res.destroy();
   } finally {
-    if (!res.destroyed) res.end();
     up.destroy();
   }
 }

@@ -36,10 +36,14 @@ export const RpcCode = {
   blockedByRule: -32003,
   /** Part of a batch another message of which was refused. */
   batchRejected: -32004,
+  /** The upstream's stream ended before the answer to this request (broken off, or the gateway is stopping). */
+  noAnswer: -32005,
 } as const;
 
 export const RpcMsg = {
   responseTooLarge: 'Response too large',
+  upstreamBroken: 'Upstream MCP server broke off its answer',
+  gatewayStopping: 'Gateway is shutting down',
 } as const;
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

@@ -33,3 +33,14 @@ test('an event over the cap is not kept; its id can still be found, its fields k
   assert.equal(out[1]!.data, '{"small":true}');
   assert.equal(sniffId('data: {"jsonrpc":"2.0","id":"abc","result":{"x":"', 'truncated'), 'abc');
 });
+
+test('the start of an oversized event tells a response from a notification or server request', async () => {
+  const { messageStart } = await import('./respond.ts');
+  assert.deepEqual(messageStart('data: {"method":"notifications/progress","params":{"progressToken":1,"message":"xxx'), { method: 'notifications/progress' });
+  assert.deepEqual(messageStart('id: 7\nevent: message\ndata: {"jsonrpc":"2.0","method":"sampling/createMessage","params":{"messages":[{"a":"}'), { method: 'sampling/createMessage' });
+  assert.deepEqual(messageStart('data: {"result":{"content":[{"type":"text","text":"xxxx'), { response: true });
+  assert.deepEqual(messageStart('data: {"jsonrpc":"2.0","id":3,"error":{"code":1'), { response: true });
+  assert.deepEqual(messageStart('data: {"jsonrpc":"2.0","id":{"weird":"}"},"result":'), { response: true });
+  assert.equal(messageStart('data: {"params":{"data":"yyyyyyyy'), undefined, 'a first member that runs past the head tells nothing');
+  assert.equal(messageStart('data: [1,2'), undefined);
+});

@@ -7,6 +7,14 @@ import type { Dispatcher } from 'undici';
 import { createPinnedAgent, type PinnedAgentOptions } from '../../net/pinned-dispatcher.ts';
 import type { Pin } from '../../net/upstream-guard.ts';
 
+/** The error requests still in flight get when a stopping gateway cuts them (see PinnedPool.destroy). */
+export class GatewayStopping extends Error {
+  readonly code = 'TOLLGATE_GATEWAY_STOPPING';
+  constructor() {
+    super('the gateway is shutting down');
+  }
+}
+
 export class PinnedPool {
   private readonly agents = new Map<string, { fingerprint: string; agent: Dispatcher }>();
 
@@ -43,7 +51,7 @@ export class PinnedPool {
 
   /** Shutdown that cuts the requests in flight (open streams would otherwise hold it up indefinitely). */
   async destroy(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((a) => a.agent.destroy().catch(() => undefined)));
+    await Promise.all([...this.agents.values()].map((a) => a.agent.destroy(new GatewayStopping()).catch(() => undefined)));
     this.agents.clear();
   }
 }
