@@ -1,4 +1,4 @@
-// The `tollgate` command: serve, admin, gen. Returns the process exit code.
+// The `tollgate` command: serve, admin, operator, gen. Returns the process exit code.
 import { ConfigError, loadConfig, type Role } from '../config/config.ts';
 import { servedHostNames } from '../gateway/host-check.ts';
 
@@ -8,6 +8,7 @@ const USAGE = `usage:
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
   tollgate admin user password --email E (--password P | --password-stdin)
   tollgate admin token issue --email E
+  tollgate operator               the Kubernetes operator (KUBECONFIG or in-cluster; docs/kubernetes.md)
   tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files
   tollgate version                the version, and whether the compiled build or the sources are running`;
 
@@ -25,6 +26,12 @@ export async function main(argv: string[], runtime: Runtime = 'sources'): Promis
       case 'admin': {
         const { runAdmin } = await import('./admin.ts');
         return await runAdmin(rest, loadConfig());
+      }
+      case 'operator': {
+        // A variable specifier: the operator is its own workspace package, loaded (from its sources) only here.
+        const specifier = '@tollgate/operator/load';
+        const { loadOperator } = (await import(specifier)) as { loadOperator(): Promise<{ runOperator(): Promise<number> }> };
+        return await (await loadOperator()).runOperator();
       }
       case 'gen': {
         const { runGen } = await import('./gen.ts');

@@ -1,5 +1,5 @@
-// Kubernetes structural schemas (a CRD's openAPIV3Schema) from the same zod schemas the API validates with: the
-// generator the operator's CRDs are to be built on (issue 13). zod gives JSON Schema 2020-12; Kubernetes accepts a
+// Kubernetes structural schemas (a CRD's openAPIV3Schema) from the same zod schemas the API validates with: what the
+// CRDs under crds/ are built on (crds.ts). zod gives JSON Schema 2020-12; Kubernetes accepts a
 // subset of OpenAPI v3.0 with extra rules. Every node has a `type`; no `anyOf`/`oneOf` decides a property's type
 // (a nullable zod field, `anyOf [T, null]`, becomes T with `nullable: true`); `const` is a one-value `enum`;
 // `exclusiveMinimum` is a boolean beside `minimum`; `additionalProperties: false` is not allowed (the API server

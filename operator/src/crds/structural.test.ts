@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULE_SCHEMAS, ruleSchema } from '@tollgate/contract';
-import { NotStructural, structuralSchema, type JsonSchema } from './k8s-schema.ts';
+import { NotStructural, structuralSchema, type JsonSchema } from './structural.ts';
 
 /** Where one node breaks a structural rule, not looking at its children. */
 function nodeProblems(s: JsonSchema, here: string): string[] {

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The operator's entry point (also `tollgate operator`).
+import { loadOperator } from './load.mjs';
+
+const { runOperator } = await loadOperator();
+process.exitCode = await runOperator();

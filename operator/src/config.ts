@@ -1,0 +1,58 @@
+// The operator's environment (DESIGN §6). Bad values stop the process at start with one line naming the variable.
+import { hostname } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+export interface OperatorConfig {
+  /** Undefined: every namespace. */
+  watchNamespace?: string;
+  resyncMs: number;
+  secretPollMs: number;
+  stallMs: number;
+  watchTimeoutS: number;
+  workers: number;
+  host: string;
+  port: number;
+  identity: string;
+  leaseNamespace: string;
+  leaseName: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+const SA_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+function ownNamespace(env: NodeJS.ProcessEnv): string {
+  if (env.POD_NAMESPACE) return env.POD_NAMESPACE;
+  try { return readFileSync(SA_NAMESPACE_FILE, 'utf8').trim() || 'default'; } catch { return 'default'; }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
+  const leaseS = int(env, 'TOLLGATE_OPERATOR_LEASE_S', 15, 2, 600);
+  return {
+    watchNamespace: env.TOLLGATE_WATCH_NAMESPACE || undefined,
+    resyncMs: int(env, 'TOLLGATE_OPERATOR_RESYNC_S', 300, 1, 86_400) * 1000,
+    secretPollMs: int(env, 'TOLLGATE_OPERATOR_SECRET_POLL_S', 10, 0, 3600) * 1000,
+    stallMs: int(env, 'TOLLGATE_OPERATOR_WATCH_STALL_S', 150, 1, 3600) * 1000,
+    watchTimeoutS: int(env, 'TOLLGATE_OPERATOR_WATCH_TIMEOUT_S', 290, 1, 3600),
+    workers: int(env, 'TOLLGATE_OPERATOR_WORKERS', 4, 1, 64),
+    host: env.TOLLGATE_OPERATOR_HOST || '127.0.0.1',
+    port: int(env, 'TOLLGATE_OPERATOR_PORT', 8083, 0, 65_535),
+    identity: env.POD_NAME || `${hostname()}-${process.pid}`,
+    leaseNamespace: env.TOLLGATE_OPERATOR_LEASE_NAMESPACE || ownNamespace(env),
+    leaseName: env.TOLLGATE_OPERATOR_LEASE_NAME || 'tollgate-operator',
+    leaseDurationMs: leaseS * 1000,
+    renewDeadlineMs: Math.max(1000, Math.floor(leaseS * 1000 * 2 / 3)),
+    retryPeriodMs: Math.max(500, Math.floor(leaseS * 1000 / 7.5)),
+  };
+}

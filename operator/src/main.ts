@@ -1,0 +1,98 @@
+// `tollgate operator` / `node operator/bin/tollgate-operator.mjs`: reconciles McpProxy, LlmProxy, ApiKey and RuleSet
+// objects into the management API. Replicas elect a leader; only the leader watches and reconciles, the others
+// stand by (and serve /healthz, /readyz and /metrics). SIGTERM finishes the reconciles in progress, releases the
+// Lease so a standby takes over at once, and exits.
+import { KubeConfig } from '@kubernetes/client-node';
+import { createLogger } from '@tollgate/contract';
+import { ConfigError, loadConfig } from './config.ts';
+import { Controller } from './controller.ts';
+import { EventRecorder } from './events.ts';
+import { startHealthServer } from './health.ts';
+import { KubeClient } from './kube/client.ts';
+import { LeaderElector } from './leader.ts';
+import { OperatorMetrics } from './metrics.ts';
+import { WorkQueue } from './queue.ts';
+import { apiKeyReconciler } from './reconcile/api-key.ts';
+import { Connections } from './reconcile/connection.ts';
+import { llmProxyReconciler } from './reconcile/llm-proxy.ts';
+import { mcpProxyReconciler } from './reconcile/mcp-proxy.ts';
+import { ruleSetReconciler } from './reconcile/rule-set.ts';
+import type { Reconciler } from './reconcile/types.ts';
+
+export const OPERATOR_VERSION = '0.1.0';
+
+export async function runOperator(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const log = createLogger({ component: 'operator' });
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`tollgate operator: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const kc = new KubeConfig();
+  let kube: KubeClient;
+  try {
+    kc.loadFromDefault();
+    kube = new KubeClient(kc);
+  } catch (err) {
+    process.stderr.write(`tollgate operator: cannot load a kubeconfig (KUBECONFIG, ~/.kube/config or in-cluster): ${(err as Error).message}\n`);
+    return 2;
+  }
+
+  const queue = new WorkQueue({ baseDelayMs: 500, maxDelayMs: 5 * 60_000 });
+  const metrics = new OperatorMetrics(() => queue.depth);
+  const controller = new Controller({
+    kube, log, queue, metrics,
+    events: new EventRecorder(kube, log, config.identity),
+    connections: new Connections(kube, log, `tollgate-operator/${OPERATOR_VERSION}`),
+    reconcilers: [mcpProxyReconciler, llmProxyReconciler, apiKeyReconciler, ruleSetReconciler] as Reconciler[],
+    namespace: config.watchNamespace, resyncMs: config.resyncMs, stallMs: config.stallMs, watchTimeoutS: config.watchTimeoutS,
+    secretPollMs: config.secretPollMs,
+    workers: config.workers,
+  });
+  const elector = new LeaderElector(kube, {
+    namespace: config.leaseNamespace, name: config.leaseName, identity: config.identity,
+    leaseDurationMs: config.leaseDurationMs, renewDeadlineMs: config.renewDeadlineMs, retryPeriodMs: config.retryPeriodMs, log,
+  });
+  const server = await startHealthServer(config.host, config.port, {
+    ready: () => (!elector.leading ? { ok: true, detail: 'standing by' } : controller.synced ? { ok: true, detail: 'leading, caches synced' } : { ok: false, detail: 'leading, caches not synced yet' }),
+  }, metrics);
+  const address = server.address();
+  log.info('operator started', {
+    version: OPERATOR_VERSION, identity: config.identity, cluster: kube.server.origin, namespace: config.watchNamespace ?? '(all)',
+    lease: `${config.leaseNamespace}/${config.leaseName}`, health: typeof address === 'object' && address ? `http://${address.address}:${address.port}` : undefined,
+    resyncS: config.resyncMs / 1000,
+  });
+
+  let exitCode = 0;
+  let stopping: Promise<void> | undefined;
+  let done!: () => void;
+  const finished = new Promise<void>((r) => { done = r; });
+  const stop = (code: number, why: string) => {
+    exitCode = Math.max(exitCode, code);
+    stopping ??= (async () => {
+      log.info('stopping', { why });
+      elector.stop();
+      await controller.stop();
+      await elector.release();
+      metrics.leader.set(0);
+      await new Promise((r) => server.close(r));
+      done();
+    })();
+  };
+  process.once('SIGTERM', () => stop(0, 'SIGTERM'));
+  process.once('SIGINT', () => stop(0, 'SIGINT'));
+
+  const leading = await elector.acquire(() => stop(1, 'lost the leadership'));
+  if (leading && !stopping) {
+    metrics.leader.set(1);
+    controller.start();
+  }
+  await finished;
+  log.info('stopped', { exitCode });
+  return exitCode;
+}

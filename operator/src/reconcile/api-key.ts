@@ -1,0 +1,234 @@
+// ApiKey → a client key of the management API, whose plaintext lives in a Secret the ApiKey owns (key `key`).
+//
+// The plaintext exists once, in the create answer, so the Secret records which remote key it holds (annotation
+// tollgate.dev/key-id). Every remote key carrying this object's UID tag that is not that one is a leftover of an
+// interrupted create or rotation and is deleted; a key whose plaintext was lost is replaced. Rotation (a new value
+// of the tollgate.dev/rotate annotation) is: create the new key, swap the Secret, delete the old key.
+import {
+  buildKeyTags, nameTag, type ApiClient, type keyBudgetEntrySchema, type keyRecordSchema,
+} from '@tollgate/contract';
+import type { z } from 'zod';
+import { ROTATE_ANNOTATION, apiKeySpecSchema, type ApiKeySpec } from '../kinds/specs.ts';
+import { objectTag, remoteKeyName, uidTag } from '../kinds/identity.ts';
+import type { KubeClient } from '../kube/client.ts';
+import { ownerReference, paths, type KubeObject, type SecretObject } from '../kube/objects.ts';
+import { sameSet, sameValue } from './compare.ts';
+import { failed, ok, waiting, type Outcome } from './outcome.ts';
+import { apiFailure, deleteRemote } from './remote.ts';
+import type { ReconcileContext, Reconciler } from './types.ts';
+
+type KeyRecord = z.output<typeof keyRecordSchema>;
+type KeyBudgetEntry = z.output<typeof keyBudgetEntrySchema>;
+
+export const KEY_ID_ANNOTATION = 'tollgate.dev/key-id';
+/** The tollgate.dev/rotate value the Secret's key was minted for. Kept on the Secret, which is read from the API
+ * server on every reconcile, because the ApiKey comes from the informer's cache: a reconcile that runs before the
+ * watch delivers the status written by a rotation would otherwise see the rotation as still to do, and rotate twice. */
+export const ROTATED_FOR_ANNOTATION = 'tollgate.dev/rotated-for';
+export const SECRET_KEY = 'key';
+
+interface Grants {
+  mcpPermissions: Array<{ id: string; tools: string[]; resources: string[] }>;
+  llmPermissions: Array<{ id: string; models: string[] }>;
+  customTags: string[];
+  budgets: Array<{ proxyId: string; period: string; capUsd: number; hardBlock: boolean }>;
+}
+
+type Resolved = { ok: true; value: Grants } | { ok: false; outcome: Outcome };
+
+function proxyId(ctx: ReconcileContext, kind: 'McpProxy' | 'LlmProxy', ns: string, name: string): { ok: true; id: string; obj: KubeObject } | { ok: false; outcome: Outcome } {
+  const p = ctx.objects.get(kind, ns, name);
+  if (!p || p.metadata.deletionTimestamp) return { ok: false, outcome: waiting('ProxyMissing', `${kind} ${name} does not exist`, {}, 10_000) };
+  const id = p.status?.id;
+  if (typeof id !== 'string' || !id) return { ok: false, outcome: waiting('ProxyNotReady', `${kind} ${name} has no remote id yet`) };
+  return { ok: true, id, obj: p };
+}
+
+/** The spec's references to proxies (by object name, tools, resource URIs) as the API's ids. */
+async function resolveGrants(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>): Promise<Resolved> {
+  const ns = obj.metadata.namespace!;
+  const spec = obj.spec;
+  const out: Grants = { mcpPermissions: [], llmPermissions: [], customTags: [], budgets: [] };
+  for (const p of spec.mcpPermissions) {
+    const proxy = proxyId(ctx, 'McpProxy', ns, p.proxyRef.name);
+    if (!proxy.ok) return proxy;
+    const catalog = new Set((proxy.obj.status?.tools as string[] | undefined) ?? []);
+    const unknown = p.tools.filter((t) => t !== '*' && !catalog.has(t));
+    if (unknown.length) {
+      return { ok: false, outcome: waiting('ToolNotDiscovered', `McpProxy ${p.proxyRef.name} has no tool ${unknown.join(', ')} in its discovered catalog`, {}, 15_000) };
+    }
+    let resources = p.resources;
+    if (!resources.includes('*') && resources.length) {
+      const r = await ctx.api.get<{ resources: Array<{ id: string; uri: string }> }>(`/api/mcp/${encodeURIComponent(proxy.id)}/resources`);
+      if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Listing the resources of the MCP server') };
+      const byUri = new Map(r.body.resources.map((x) => [x.uri, x.id]));
+      const missing = resources.filter((u) => !byUri.has(u));
+      if (missing.length) return { ok: false, outcome: waiting('ResourceMissing', `McpProxy ${p.proxyRef.name} serves no resource ${missing.join(', ')}`, {}, 15_000) };
+      resources = resources.map((u) => byUri.get(u)!);
+    }
+    out.mcpPermissions.push({ id: proxy.id, tools: p.tools, resources });
+  }
+  for (const p of spec.llmPermissions) {
+    const proxy = proxyId(ctx, 'LlmProxy', ns, p.proxyRef.name);
+    if (!proxy.ok) return proxy;
+    out.llmPermissions.push({ id: proxy.id, models: p.models });
+  }
+  for (const b of spec.llmBudgets) {
+    const proxy = proxyId(ctx, 'LlmProxy', ns, b.proxyRef.name);
+    if (!proxy.ok) return proxy;
+    out.budgets.push({ proxyId: proxy.id, period: b.period, capUsd: b.capUsd, hardBlock: b.hardBlock });
+  }
+  out.customTags = [...spec.customTags, uidTag(obj.metadata.uid), objectTag(ns, obj.metadata.name)];
+  return { ok: true, value: out };
+}
+
+const secretNameOf = (obj: KubeObject<ApiKeySpec>) => obj.spec.secretName ?? obj.metadata.name;
+
+async function readKeySecret(kube: KubeClient, obj: KubeObject<ApiKeySpec>): Promise<{ ok: true; secret: SecretObject | undefined } | { ok: false; outcome: Outcome }> {
+  const r = await kube.get<SecretObject>(paths.secret(obj.metadata.namespace!, secretNameOf(obj)));
+  if (!r.ok && r.status === 404) return { ok: true, secret: undefined };
+  if (!r.ok) return { ok: false, outcome: failed('SecretUnreadable', `reading Secret ${secretNameOf(obj)} failed: ${r.message}`) };
+  const owned = r.body.metadata.ownerReferences?.some((o) => o.uid === obj.metadata.uid);
+  if (!owned) return { ok: false, outcome: waiting('SecretNameTaken', `Secret ${secretNameOf(obj)} exists and is not owned by this ApiKey; choose another spec.secretName`, {}, 60_000) };
+  return { ok: true, secret: r.body };
+}
+
+/** Creates or replaces the key's Secret (owned by the ApiKey, so it is garbage-collected with it). */
+async function writeKeySecret(kube: KubeClient, obj: KubeObject<ApiKeySpec>, existing: SecretObject | undefined, key: { id: string; plaintext: string; rotation: string | undefined }): Promise<Outcome | undefined> {
+  const { id, plaintext, rotation } = key;
+  const annotations: Record<string, string> = { ...existing?.metadata.annotations, [KEY_ID_ANNOTATION]: id };
+  if (rotation === undefined) delete annotations[ROTATED_FOR_ANNOTATION];
+  else annotations[ROTATED_FOR_ANNOTATION] = rotation;
+  const ns = obj.metadata.namespace!;
+  const name = secretNameOf(obj);
+  const secret: SecretObject = {
+    apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
+    metadata: {
+      name, namespace: ns,
+      ...(existing ? { resourceVersion: existing.metadata.resourceVersion } : {}),
+      labels: { ...existing?.metadata.labels, 'app.kubernetes.io/managed-by': 'tollgate-operator' },
+      annotations,
+      ownerReferences: [ownerReference(obj as KubeObject)],
+    },
+    data: { [SECRET_KEY]: Buffer.from(plaintext).toString('base64') },
+  };
+  const r = existing ? await kube.replace(paths.secret(ns, name), secret) : await kube.create(paths.secrets(ns), secret);
+  return r.ok ? undefined : failed('SecretWriteFailed', `writing Secret ${name} failed: ${r.message}`);
+}
+
+/** The masked form of a key, as the API lists it (the create answer has only the plaintext). */
+async function maskedKeyOf(api: ApiClient, id: string): Promise<string | undefined> {
+  const r = await api.get<{ keys: KeyRecord[] }>('/api/keys');
+  return r.ok ? r.body.keys.find((k) => k.id === id)?.key : undefined;
+}
+
+async function syncBudgets(api: ApiClient, keyId: string, want: Grants['budgets'], previous: readonly string[]): Promise<Outcome | undefined> {
+  for (const b of want) {
+    const list = await api.get<{ keys: KeyBudgetEntry[] }>(`/api/llm/${encodeURIComponent(b.proxyId)}/keys`);
+    if (!list.ok) return apiFailure(list.error, 'Reading the per-key budgets');
+    const have = list.body.keys.find((k) => k.credentialId === keyId)?.budget ?? null;
+    const body = { period: b.period, capUsd: b.capUsd, hardBlock: b.hardBlock };
+    if (sameValue(have, body)) continue;
+    const r = await api.put(`/api/llm/${encodeURIComponent(b.proxyId)}/keys/${encodeURIComponent(keyId)}/budget`, body);
+    if (!r.ok) return apiFailure(r.error, 'Setting the per-key budget');
+  }
+  for (const proxyId of previous.filter((p) => !want.some((b) => b.proxyId === p))) {
+    const gone = await deleteRemote(api, `/api/llm/${encodeURIComponent(proxyId)}/keys/${encodeURIComponent(keyId)}/budget`, 'per-key budget');
+    if (gone) return gone;
+  }
+  return undefined;
+}
+
+/** What to do with the remote keys of an ApiKey: decided from the keys carrying its UID and the Secret's key id. */
+export type KeyPlan =
+  | { action: 'mint'; why: 'create' | 'reissue' | 'rotate'; replaces?: KeyRecord; leftovers: KeyRecord[] }
+  | { action: 'keep'; current: KeyRecord; leftovers: KeyRecord[] };
+
+export function planKey(mine: readonly KeyRecord[], heldId: string | undefined, rotation: string | undefined, rotatedFor: unknown): KeyPlan {
+  const current = mine.find((k) => k.id === heldId);
+  // Every key but the one whose plaintext the Secret holds is a leftover (of a crash, or the old key of a rotation).
+  const leftovers = mine.filter((k) => k !== current);
+  if (!current) return { action: 'mint', why: mine.length ? 'reissue' : 'create', leftovers };
+  if (rotation !== undefined && rotation !== rotatedFor) return { action: 'mint', why: 'rotate', replaces: current, leftovers: mine.slice() };
+  return { action: 'keep', current, leftovers };
+}
+
+const MINT_EVENT: Record<'create' | 'reissue' | 'rotate', (id: string, secret: string, old?: string) => Outcome['event']> = {
+  create: (id) => ({ type: 'Normal', reason: 'Created', message: `Created client key ${id}` }),
+  reissue: (id, secret) => ({ type: 'Normal', reason: 'Reissued', message: `The plaintext of the previous key was not in Secret ${secret}; issued ${id}` }),
+  rotate: (id, _secret, old) => ({ type: 'Normal', reason: 'Rotated', message: `Rotated the client key: ${id} replaces ${old}` }),
+};
+
+/** Creates a key and stores its plaintext in the Secret; the key is deleted again if the Secret cannot be written. */
+async function mint(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, secret: SecretObject | undefined, body: Record<string, unknown>, rotation: string | undefined): Promise<{ ok: true; id: string } | { ok: false; outcome: Outcome }> {
+  const created = await ctx.api.post<{ key: { id: string; key: string } }>('/api/keys', body);
+  if (!created.ok) return { ok: false, outcome: apiFailure(created.error, 'Creating the client key') };
+  const { id, key } = created.body.key;
+  const written = await writeKeySecret(ctx.kube, obj, secret, { id, plaintext: key, rotation });
+  if (!written) return { ok: true, id };
+  await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(id)}`, 'client key');
+  return { ok: false, outcome: written };
+}
+
+export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
+  kind: 'ApiKey',
+  spec: apiKeySpecSchema,
+
+  async reconcile(ctx, obj) {
+    const status = obj.status ?? {};
+    const grants = await resolveGrants(ctx, obj);
+    if (!grants.ok) return grants.outcome;
+    const g = grants.value;
+    const keyName = remoteKeyName(obj.metadata.namespace!, obj.metadata.name);
+    const body = { mcpPermissions: g.mcpPermissions, llmPermissions: g.llmPermissions, customTags: g.customTags };
+
+    const listed = await ctx.api.get<{ keys: KeyRecord[] }>('/api/keys');
+    if (!listed.ok) return apiFailure(listed.error, 'Listing the client keys');
+    const mine = listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid)));
+    const s = await readKeySecret(ctx.kube, obj);
+    if (!s.ok) return s.outcome;
+    const heldId = s.secret?.data?.[SECRET_KEY] ? s.secret.metadata.annotations?.[KEY_ID_ANNOTATION] : undefined;
+    const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
+    const rotatedFor = s.secret?.metadata.annotations?.[ROTATED_FOR_ANNOTATION] ?? status.rotation;
+    const plan = planKey(mine, heldId, rotation, rotatedFor);
+    let id: string;
+    let masked = '';
+    let event: Outcome['event'];
+    if (plan.action === 'mint') {
+      const m = await mint(ctx, obj, s.secret, { name: keyName, ...body }, rotation);
+      if (!m.ok) return m.outcome;
+      id = m.id;
+      event = MINT_EVENT[plan.why](id, secretNameOf(obj), plan.replaces?.id);
+    } else {
+      id = plan.current.id;
+      masked = plan.current.key;
+      if (!sameSet(plan.current.tags, buildKeyTags(nameTag(keyName), g.mcpPermissions, g.llmPermissions, g.customTags))) {
+        const r = await ctx.api.patch(`/api/keys/${encodeURIComponent(id)}`, body);
+        if (!r.ok) return apiFailure(r.error, 'Updating the client key');
+        event = { type: 'Normal', reason: 'Updated', message: 'Updated the permissions of the client key' };
+      }
+    }
+    for (const k of plan.leftovers) {
+      const gone = await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(k.id)}`, 'previous client key');
+      if (gone) return gone;
+    }
+    const previousBudgets = Array.isArray(status.budgetProxyIds) ? (status.budgetProxyIds as string[]) : [];
+    const fields: Record<string, unknown> = {
+      id, secretName: secretNameOf(obj), budgetProxyIds: g.budgets.map((b) => b.proxyId), ...(rotation !== undefined ? { rotation } : {}),
+    };
+    const budgets = await syncBudgets(ctx.api, id, g.budgets, previousBudgets);
+    if (budgets) return { ...budgets, fields: { ...fields, budgetProxyIds: previousBudgets } };
+    masked ||= (await maskedKeyOf(ctx.api, id)) ?? String(status.maskedKey ?? '');
+    return ok({ ...fields, maskedKey: masked }, 'The client key matches the spec', event);
+  },
+
+  async cleanup(ctx, obj) {
+    const listed = await ctx.api.get<{ keys: KeyRecord[] }>('/api/keys');
+    if (!listed.ok) return apiFailure(listed.error, 'Listing the client keys');
+    for (const k of listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid)))) {
+      const gone = await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(k.id)}`, 'client key');
+      if (gone) return gone;
+    }
+    return undefined; // the Secret is owned by the ApiKey: the garbage collector deletes it
+  },
+};

@@ -1,0 +1,162 @@
+// McpProxy → an MCP server of the management API (POST/PATCH/DELETE /api/mcp), its tool discovery and its synthetic
+// resources (keyed by uri).
+import type { ApiClient, mcpServerRecordSchema, resourceRecordSchema } from '@tollgate/contract';
+import type { z } from 'zod';
+import { mcpProxySpecSchema, type McpProxySpec } from '../kinds/specs.ts';
+import { MAX_STATUS_TOOLS } from '../crds/status.ts';
+import { remoteProxyName } from '../kinds/identity.ts';
+import type { KubeObject } from '../kube/objects.ts';
+import { sameValue } from './compare.ts';
+import { desiredAuth, sameAuth, type InboundAuth } from './inbound-auth.ts';
+import { ok, type Outcome } from './outcome.ts';
+import { apiFailure, deleteRemote, findRemoteProxy } from './remote.ts';
+import { syncProxy, type ProxyEndpoint } from './proxy-sync.ts';
+import type { ReconcileContext, Reconciler } from './types.ts';
+
+type McpRecord = z.output<typeof mcpServerRecordSchema>;
+type ResourceRecord = z.output<typeof resourceRecordSchema>;
+
+const path = (id: string) => `/api/mcp/${encodeURIComponent(id)}`;
+/** The status lists the first tools only: the whole object must fit in etcd. */
+const toolNames = (tools: McpRecord['tools']) => tools.slice(0, MAX_STATUS_TOOLS).map((t) => t.name);
+
+export const MCP_ENDPOINT: ProxyEndpoint<McpRecord> = {
+  collection: '/api/mcp', listField: 'servers', what: 'MCP server', whats: 'MCP servers',
+  created: (body) => (body as { server: McpRecord }).server,
+  secretField: 'authToken', secretLabel: 'upstream token',
+};
+
+export interface McpDesired {
+  name: string;
+  url: string;
+  authType: 'none' | 'bearer';
+  auth: InboundAuth | null;
+  /** The upstream token and the version of its Secret, when authType is bearer. */
+  token?: { value: string; version: string };
+}
+
+/** The fields of a PATCH that brings `remote` to `desired`; the token is sent again when its Secret changed. */
+export function mcpPatch(remote: McpRecord, desired: McpDesired, sentSecretVersion: unknown): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  if (remote.name !== desired.name) patch.name = desired.name;
+  if (remote.url !== desired.url) patch.url = desired.url;
+  if (remote.authType !== desired.authType) patch.authType = desired.authType;
+  if (desired.token && (sentSecretVersion !== desired.token.version || remote.authType !== 'bearer')) patch.authToken = desired.token.value;
+  if (!sameAuth(desired.auth, remote.auth)) patch.auth = desired.auth;
+  return patch;
+}
+
+/**
+ * What the discovered catalog depends on: the upstream's url, its auth and the token's Secret version. Discovery runs
+ * until it has succeeded for the current one (recorded in status.discoveredFor), so a failed discovery after a
+ * change is retried instead of leaving the old upstream's tools in place.
+ */
+export const discoverySignature = (d: McpDesired) => `${d.url} ${d.authType} ${d.token?.version ?? ''}`;
+
+export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
+  kind: 'McpProxy',
+  spec: mcpProxySpecSchema,
+
+  async reconcile(ctx, obj) {
+    const { spec, metadata } = obj;
+    const upstream = spec.upstreamAuth ?? { type: 'none' as const };
+    let token: McpDesired['token'];
+    if (upstream.type === 'bearer') {
+      const s = await ctx.readSecret(upstream.tokenSecretRef!, 'upstreamAuth.tokenSecretRef');
+      if (!s.ok) return s.outcome;
+      token = s;
+    }
+    const desired: McpDesired = {
+      name: remoteProxyName(spec.displayName ?? metadata.name, metadata.uid), url: spec.url, authType: upstream.type, auth: desiredAuth(spec.auth), token,
+    };
+    const synced = await syncProxy(ctx.api, MCP_ENDPOINT, {
+      statusId: obj.status?.id, uid: metadata.uid,
+      create: { name: desired.name, url: desired.url, authType: desired.authType, ...(token ? { authToken: token.value } : {}), auth: desired.auth },
+      patchOf: (remote) => mcpPatch(remote, desired, obj.status?.secretVersion),
+    });
+    if (!synced.ok) return synced.outcome;
+    const { remote } = synced;
+    const signature = discoverySignature(desired);
+    const fields: Record<string, unknown> = {
+      id: remote.id, proxyHost: remote.proxyHost, tools: toolNames(remote.tools), secretVersion: token?.version ?? '',
+      discoveredFor: synced.created ? '' : obj.status?.discoveredFor ?? '',
+    };
+
+    const resources = await syncResources(ctx.api, remote.id, spec.resources);
+    if (resources) return { ...resources, fields };
+
+    if (spec.discoverTools && (fields.discoveredFor !== signature || remote.tools.length === 0)) {
+      const d = await ctx.api.post<{ tools: McpRecord['tools'] }>(`${path(remote.id)}/tools`);
+      if (!d.ok) return discoveryFailed(apiFailure(d.error, 'Discovering the tools of the upstream'), fields);
+      fields.tools = toolNames(d.body.tools);
+      fields.discoveredFor = signature;
+    }
+    return ok(fields, 'The remote object matches the spec', synced.event);
+  },
+
+  async cleanup(ctx, obj) {
+    const found = await findRemoteProxy<McpRecord>(ctx.api, MCP_ENDPOINT, obj.status?.id, obj.metadata.uid);
+    if (!found.ok) return found.outcome;
+    return found.remote ? deleteRemote(ctx.api, path(found.remote.id), 'MCP server') : undefined;
+  },
+
+  dependents: (obj, objects) => proxyDependents('McpProxy', obj, objects),
+};
+
+/** The proxy matches its spec but cannot serve its catalog yet: Synced, not Ready, retried with backoff. */
+function discoveryFailed(o: Outcome, fields: Record<string, unknown>): Outcome {
+  return {
+    ...o, fields,
+    synced: { status: 'True', reason: 'Synced', message: 'The remote object matches the spec' },
+    ready: { status: 'False', reason: 'DiscoveryFailed', message: o.synced.message },
+    requeue: { kind: 'backoff' },
+    event: { type: 'Warning', reason: 'DiscoveryFailed', message: o.synced.message },
+  };
+}
+
+/** ApiKeys and RuleSets of the namespace that refer to this proxy: they wait for its id, tools and resources. */
+export function proxyDependents(kind: 'McpProxy' | 'LlmProxy', obj: KubeObject, objects: ReconcileContext['objects']) {
+  const ns = obj.metadata.namespace!;
+  const name = obj.metadata.name;
+  const out: Array<{ kind: 'ApiKey' | 'RuleSet'; namespace: string; name: string }> = [];
+  for (const rs of objects.list('RuleSet', ns)) {
+    const t = (rs.spec as { targetRef?: { kind?: string; name?: string } }).targetRef;
+    if (t?.kind === kind && t.name === name) out.push({ kind: 'RuleSet', namespace: ns, name: rs.metadata.name });
+  }
+  const field = kind === 'McpProxy' ? ['mcpPermissions'] : ['llmPermissions', 'llmBudgets'];
+  for (const key of objects.list('ApiKey', ns)) {
+    const spec = key.spec as Record<string, Array<{ proxyRef?: { name?: string } }> | undefined>;
+    if (field.some((f) => spec[f]?.some((p) => p.proxyRef?.name === name))) out.push({ kind: 'ApiKey', namespace: ns, name: key.metadata.name });
+  }
+  return out;
+}
+
+/** The proxy's synthetic resources, keyed by uri: create the missing, update what differs, delete the rest. */
+async function syncResources(api: ApiClient, id: string, desired: McpProxySpec['resources']): Promise<Outcome | undefined> {
+  const base = `${path(id)}/resources`;
+  const list = await api.get<{ resources: Array<Omit<ResourceRecord, 'content'>> }>(base);
+  if (!list.ok) return apiFailure(list.error, 'Listing the synthetic resources');
+  const byUri = new Map(list.body.resources.map((r) => [r.uri, r]));
+  for (const want of desired) {
+    const have = byUri.get(want.uri);
+    byUri.delete(want.uri);
+    const body = { uri: want.uri, name: want.name, description: want.description ?? null, mimeType: want.mimeType, content: want.content };
+    if (!have) {
+      const r = await api.post(base, body);
+      if (!r.ok) return apiFailure(r.error, `Creating the resource ${want.uri}`);
+      continue;
+    }
+    const full = await api.get<ResourceRecord>(`${base}/${encodeURIComponent(have.id)}`);
+    if (!full.ok) return apiFailure(full.error, `Reading the resource ${want.uri}`);
+    const current = { uri: full.body.uri, name: full.body.name, description: full.body.description ?? null, mimeType: full.body.mimeType, content: full.body.content };
+    if (!sameValue(current, body)) {
+      const r = await api.patch(`${base}/${encodeURIComponent(have.id)}`, body);
+      if (!r.ok) return apiFailure(r.error, `Updating the resource ${want.uri}`);
+    }
+  }
+  for (const extra of byUri.values()) {
+    const gone = await deleteRemote(api, `${base}/${encodeURIComponent(extra.id)}`, `resource ${extra.uri}`);
+    if (gone) return gone;
+  }
+  return undefined;
+}

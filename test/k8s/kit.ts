@@ -1,0 +1,126 @@
+// The Kubernetes side of the operator tests: a real control plane (test/k8s/control-plane.sh: etcd, kube-apiserver,
+// kube-controller-manager built from the Go module proxy), the real `kubectl`, and the operator as a child process
+// exactly as users run it (node operator/bin/tollgate-operator.mjs with KUBECONFIG).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually } from '../../server/src/testing/eventually.ts';
+import { freePort } from '../../server/src/testing/free-port.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const script = join(root, 'test', 'k8s', 'control-plane.sh');
+
+export interface RunResult { code: number; stdout: string; stderr: string }
+
+export interface Cluster {
+  kubeconfig: string;
+  kubectl(args: string[], input?: string): Promise<RunResult>;
+  /** kubectl that must succeed; returns stdout. */
+  ok(args: string[], input?: string): Promise<string>;
+  /** `kubectl get -o json` of one object, or undefined when it does not exist. */
+  get<T = any>(resource: string, name: string, namespace: string): Promise<T | undefined>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): void;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    p.on('error', (err) => resolve({ code: 127, stdout, stderr: stderr + err.message }));
+    p.stdin.end(input ?? '');
+  });
+}
+
+/** Builds the binaries when the cache lacks them (the first time: many minutes), then starts a control plane. */
+export async function startCluster(): Promise<Cluster> {
+  const build = spawnSync('bash', [script, 'build'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (build.status !== 0) throw new Error(`test/k8s/control-plane.sh build failed (exit ${build.status})`);
+  const dir = join(mkdtempSync(join(tmpdir(), 'tollgate-k8s-')), 'cp');
+  const up = spawnSync('bash', [script, 'up', dir], { encoding: 'utf8' });
+  if (up.status !== 0) {
+    spawnSync('bash', [script, 'down', dir]);
+    throw new Error(`test/k8s/control-plane.sh up failed:\n${up.stderr}`);
+  }
+  const kubeconfig = up.stdout.trim().split('\n').pop()!;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig };
+  const kubectl = (args: string[], input?: string) => run('kubectl', args, env, input);
+  const cluster: Cluster = {
+    kubeconfig,
+    kubectl,
+    async ok(args, input) {
+      const r = await kubectl(args, input);
+      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+      return r.stdout;
+    },
+    async get(resource, name, namespace) {
+      const r = await kubectl(['get', resource, name, '-n', namespace, '-o', 'json']);
+      if (r.code !== 0) {
+        if (/NotFound|not found/.test(r.stderr)) return undefined;
+        throw new Error(`kubectl get ${resource} ${name}: ${r.stderr}`);
+      }
+      return JSON.parse(r.stdout);
+    },
+    close() { spawnSync('bash', [script, 'down', dir]); },
+  };
+  return cluster;
+}
+
+export interface OperatorProcess {
+  child: ChildProcess;
+  port: number;
+  identity: string;
+  logs(): string;
+  metrics(): Promise<string>;
+  /** The value of one metric line (labels as written, e.g. `{kind="McpProxy",result="synced"}`), 0 when absent. */
+  metric(name: string, labels?: string): Promise<number>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node operator/bin/tollgate-operator.mjs` and waits for its health endpoint. */
+export async function startOperator(cluster: Cluster, env: Record<string, string> = {}): Promise<OperatorProcess> {
+  const port = await freePort();
+  const identity = env.POD_NAME ?? `operator-${port}`;
+  const child = spawn(process.execPath, [join(root, 'operator', 'bin', 'tollgate-operator.mjs')], {
+    env: {
+      PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: cluster.kubeconfig,
+      TOLLGATE_OPERATOR_PORT: String(port), POD_NAME: identity, TOLLGATE_LOG_LEVEL: 'info', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const metrics = async () => (await fetch(`${base}/metrics`)).text();
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`the operator exited ${child.exitCode}:\n${out}`);
+    return fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+  }, { timeoutMs: 30_000, what: 'the operator health endpoint' });
+  return {
+    child, port, identity, metrics,
+    logs: () => out,
+    async metric(name, labels = '') {
+      const text = await metrics();
+      const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+      return line ? Number(line.split(' ').pop()) : 0;
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A manifest of several objects: a v1 List (kubectl takes JSON, and splits a List into its objects). */
+export const manifest = (...objects: unknown[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects });
+
+export const condition = (obj: { status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> } } | undefined, type: string) =>
+  obj?.status?.conditions?.find((c) => c.type === type);
