@@ -1,0 +1,182 @@
+{{/* Names, labels and the pieces every Deployment shares. */}}
+
+{{- define "tollgate.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release's base name; components append -api, -gateway, -operator (so it stays under 63 - 17 characters). */}}
+{{- define "tollgate.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 46 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 46 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 46 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "tollgate.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "tollgate.labels" -}}
+helm.sh/chart: {{ include "tollgate.chart" . }}
+{{ include "tollgate.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: tollgate
+{{- end }}
+
+{{- define "tollgate.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "tollgate.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels of one component: (dict "ctx" $ "component" "api") */}}
+{{- define "tollgate.componentLabels" -}}
+{{ include "tollgate.labels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "tollgate.componentSelectorLabels" -}}
+{{ include "tollgate.selectorLabels" .ctx }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "tollgate.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{- define "tollgate.operatorServiceAccountName" -}}
+{{- if .Values.operator.serviceAccount.create }}
+{{- default (printf "%s-operator" (include "tollgate.fullname" .)) .Values.operator.serviceAccount.name }}
+{{- else }}
+{{- required "operator.serviceAccount.name is required when operator.serviceAccount.create is false" .Values.operator.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret and key of the master key: the given one, or the one the chart generates. */}}
+{{- define "tollgate.masterKeySecret" -}}
+{{- default (printf "%s-master-key" (include "tollgate.fullname" .)) .Values.masterKey.existingSecret }}
+{{- end }}
+
+{{- define "tollgate.masterKeySecretKey" -}}
+{{- if .Values.masterKey.existingSecret }}{{ .Values.masterKey.existingSecretKey }}{{ else }}masterKey{{ end }}
+{{- end }}
+
+{{/*
+Refuses to render a shape that cannot work. The default runs several replicas of the API and the gateway: they share
+sessions, counters, bans, budgets and the config version only through PostgreSQL and Redis.
+*/}}
+{{- define "tollgate.validate" -}}
+{{- if and (not .Values.embedded.enabled) (not .Values.datastore.existingSecret) }}
+{{- fail "\n\ndatastore.existingSecret is required: this chart runs the API and the gateway with several replicas, which share their state through PostgreSQL and Redis. Create a Secret with the keys DATABASE_URL (postgres://...) and REDIS_URL (redis://...) and set datastore.existingSecret to its name, or set embedded.enabled=true for a single-replica trial on the embedded datastores (docs/helm.md)." }}
+{{- end }}
+{{- if and .Values.ingress.enabled (not .Values.ingress.apiHost) }}
+{{- fail "\n\ningress.apiHost is required with ingress.enabled: the host name of the management API (the proxies get *.<proxyDomain>)." }}
+{{- end }}
+{{- if and .Values.ingress.enabled (hasSuffix ".localhost" (printf ".%s" .Values.proxyDomain)) }}
+{{- fail (printf "\n\nproxyDomain is %q with ingress.enabled: set proxyDomain to a DNS name of yours (the Ingress routes *.<proxyDomain> to the gateway)." .Values.proxyDomain) }}
+{{- end }}
+{{- /* An existing Secret without the keys the pods read: say so now rather than in a pod's CreateContainerConfigError. */}}
+{{- range $s := list (list .Values.datastore.existingSecret .Values.datastore.databaseUrlKey) (list .Values.datastore.existingSecret .Values.datastore.redisUrlKey) (list .Values.masterKey.existingSecret .Values.masterKey.existingSecretKey) }}
+{{- if and (index $s 0) (not $.Values.embedded.enabled) }}
+{{- $found := lookup "v1" "Secret" $.Release.Namespace (index $s 0) }}
+{{- if and $found (not (hasKey (default (dict) $found.data) (index $s 1))) }}
+{{- fail (printf "\n\nthe Secret %s has no key %s" (index $s 0) (index $s 1)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The gateway's accepted Host names: its Service's in-cluster names, the Ingress's gateway hosts, publicHosts. */}}
+{{- define "tollgate.gatewayPublicHosts" -}}
+{{- $svc := printf "%s-gateway" (include "tollgate.fullname" .) }}
+{{- $ns := .Release.Namespace }}
+{{- $hosts := list $svc (printf "%s.%s" $svc $ns) (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.%s" $svc $ns .Values.clusterDomain) }}
+{{- if .Values.ingress.enabled }}{{ $hosts = concat $hosts .Values.ingress.gatewayHosts }}{{ end }}
+{{- $hosts = concat $hosts .Values.gateway.publicHosts }}
+{{- join "," (uniq $hosts) }}
+{{- end }}
+
+{{/* Environment shared by the API and the gateway: listeners, datastores, master key, proxy domain. */}}
+{{- define "tollgate.serverEnv" -}}
+- name: TOLLGATE_HOST
+  value: 0.0.0.0
+- name: TOLLGATE_API_PORT
+  value: {{ .Values.api.port | quote }}
+- name: TOLLGATE_GATEWAY_PORT
+  value: {{ .Values.gateway.port | quote }}
+- name: TOLLGATE_GATEWAY_ADMIN_PORT
+  value: {{ .Values.gateway.adminPort | quote }}
+- name: TOLLGATE_PROXY_DOMAIN
+  value: {{ .Values.proxyDomain | quote }}
+- name: TOLLGATE_LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+{{- if not .Values.embedded.enabled }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.datastore.existingSecret }}
+      key: {{ .Values.datastore.databaseUrlKey }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.datastore.existingSecret }}
+      key: {{ .Values.datastore.redisUrlKey }}
+{{- end }}
+- name: TOLLGATE_MASTER_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "tollgate.masterKeySecret" . }}
+      key: {{ include "tollgate.masterKeySecretKey" . }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Pod-level settings every component shares. */}}
+{{- define "tollgate.podCommon" -}}
+{{- with .ctx.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+securityContext:
+  {{- toYaml .ctx.Values.podSecurityContext | nindent 2 }}
+{{- with .ctx.Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .ctx.Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .ctx.Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if .ctx.Values.spreadAcrossNodes }}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: ScheduleAnyway
+    labelSelector:
+      matchLabels:
+        {{- include "tollgate.componentSelectorLabels" . | nindent 8 }}
+{{- end }}
+{{- end }}
+
+{{/* The writable directories of a read-only root filesystem: /tmp (an emptyDir). */}}
+{{- define "tollgate.tmpVolume" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: 256Mi
+{{- end }}
+
+{{- define "tollgate.tmpMount" -}}
+- name: tmp
+  mountPath: /tmp
+{{- end }}

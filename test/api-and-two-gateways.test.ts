@@ -1,0 +1,123 @@
+// The chart's topology with real processes: one management API (role api) and two gateway processes
+// (`tollgate serve --role gateway`) on one PostgreSQL and one Redis. A proxy created through the API serves on both
+// gateways within a second, a rate limit holds once across both and a rule change applies on both, and a gateway
+// stopped (SIGTERM) in the middle of traffic loses no usage: every answered request is counted once. (One budget
+// window across replicas: llm-budget-replicas.test.ts; a shared ban: gateway-replicas.test.ts.)
+// Needs DATABASE_URL and REDIS_URL (the embedded datastores belong to one process).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { startChildGateway, childAtVersion, type ChildGateway } from '../server/src/testing/child-gateway.ts';
+import { newIsolation, startTestApp, type TestApp, type TestUser } from '../server/src/testing/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
+import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
+import { rawLlm } from '../server/src/testing/llm-kit.ts';
+import { INIT, rawPost } from '../server/src/testing/mcp-kit.ts';
+import { eventually } from '../server/src/testing/eventually.ts';
+
+const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
+const why = 'an API and two gateway processes need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
+
+let api: TestApp;
+let user: TestUser;
+let up: McpUpstream;
+let fake: FakeProvider;
+let a: ChildGateway;
+let b: ChildGateway;
+const iso = newIsolation();
+
+before(async () => {
+  if (!shared) return;
+  fake = await startFakeProvider('openai');
+  const env = { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url };
+  api = await startTestApp({ isolation: iso, role: 'api', env });
+  user = await api.createUser();
+  up = await startMcpUpstream();
+  [a, b] = await Promise.all([startChildGateway(iso, env), startChildGateway(iso, env)]);
+});
+
+after(async () => {
+  if (!shared) return;
+  for (const g of [a, b]) g?.child.kill('SIGKILL');
+  await up.close();
+  await fake.close();
+  await api.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
+  await api.close();
+});
+
+const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token: user.pat, body });
+const version = async (g: ChildGateway) => ((await (await fetch(`${g.adminUrl}/status`)).json()) as { configVersion: number }).configVersion;
+
+test('a proxy created through the API serves on both gateways within a second; a rate limit and a rule change hold on both', { skip: shared ? false : why }, async () => {
+  const created = await call('POST', '/api/mcp', { name: 'replicated', url: up.url });
+  const t0 = Date.now();
+  assert.equal(created.status, 201, created.text);
+  const id = created.body.server.id as string;
+  assert.equal((await call('POST', `/api/mcp/${id}/tools`)).status, 200);
+  const k = await call('POST', '/api/keys', { name: 'both', mcpPermissions: [{ id, tools: ['*'] }] });
+  const h = { authorization: `Bearer ${k.body.key.key as string}` };
+  // Config reaches the gateways by Redis pub/sub (the version poll is the fallback).
+  const serving = (g: ChildGateway) => eventually(async () => (await rawPost(`${g.url}/${id}/`, INIT, h)).status === 200, { timeoutMs: 1000, intervalMs: 20, what: 'the proxy serving' });
+  await Promise.all([serving(a), serving(b)]);
+  console.log(`# the new proxy served on both gateways ${Date.now() - t0} ms after its create answer`);
+
+  // Each change of config bumps its version by one; both gateways are at the same version now (they serve the proxy).
+  const withoutRule = Math.max(await version(a), await version(b));
+  assert.equal((await call('PUT', `/api/mcp/${id}/rules`, { rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60 }] })).status, 200);
+  await Promise.all([childAtVersion(a, withoutRule + 1), childAtVersion(b, withoutRule + 1)]);
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) statuses.push((await rawPost(`${(i % 2 ? a : b).url}/${id}/`, INIT, h)).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429], 'four requests in all, whichever gateway answers');
+
+  const before = await version(a);
+  assert.equal((await call('PUT', `/api/mcp/${id}/rules`, { rules: [] })).status, 200);
+  await Promise.all([childAtVersion(a, before + 1), childAtVersion(b, before + 1)]);
+  assert.equal((await rawPost(`${a.url}/${id}/`, INIT, h)).status, 200, 'the removed rule no longer applies on A');
+  assert.equal((await rawPost(`${b.url}/${id}/`, INIT, h)).status, 200, 'nor on B');
+});
+
+test('a gateway stopped in the middle of traffic loses no usage: every answered request is counted once', { skip: shared ? false : why }, async () => {
+  const created = await call('POST', '/api/llm', { name: 'counted', provider: 'openai', providerKey: fake.providerKey });
+  assert.equal(created.status, 201, created.text);
+  const id = created.body.id as string;
+  const k = await call('POST', '/api/keys', { name: 'counted', llmPermissions: [{ id, models: ['*'] }] });
+  const h = { authorization: `Bearer ${k.body.key.key as string}` };
+  const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
+  await eventually(async () => (await rawLlm(`${b.url}/${id}/v1/chat/completions`, body, h)).status === 200, { what: 'B serving the proxy' });
+  await eventually(async () => (await rawLlm(`${a.url}/${id}/v1/chat/completions`, body, h)).status === 200, { what: 'A serving the proxy' });
+  const counted = async () => (await call('GET', `/api/llm/${id}/usage?months=1`)).body.totals.requests as number;
+  await eventually(async () => (await counted()) === 2, { what: 'the two warm-up requests counted' });
+  // A provider that takes 50 ms keeps requests in flight on B when it is told to stop.
+  fake.override = async (r, res) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'c', object: 'chat.completion', model: r.json?.model, choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 20 } }));
+    return true;
+  };
+  const answered = { n: 2 }; // the two warm-up requests
+  const statuses: Record<string, number> = {};
+  const send = async (g: ChildGateway) => {
+    const r = await rawLlm(`${g.url}/${id}/v1/chat/completions`, body, h).catch((e: Error) => ({ status: e.message }));
+    const tag = `${g === a ? 'A' : 'B'}:${r.status}`;
+    statuses[tag] = (statuses[tag] ?? 0) + 1;
+    if (r.status === 200) answered.n++;
+  };
+  const stopped = new Promise<void>((resolve) => b.child.once('exit', () => resolve()));
+  const load = Array.from({ length: 60 }, (_, i) => (async () => {
+    await new Promise((resolve) => setTimeout(resolve, i * 10));
+    await send(i % 2 ? a : b);
+  })());
+  setTimeout(() => b.child.kill('SIGTERM'), 250);
+  await Promise.all(load);
+  await stopped;
+  fake.override = undefined;
+  await api.flush();
+  await eventually(async () => {
+    const u = await call('GET', `/api/llm/${id}/usage?months=1`);
+    return u.body.totals.requests === answered.n;
+  }, { timeoutMs: 15_000, what: `usage counting the ${answered.n} answered requests` }).catch(async (err: Error) => {
+    const u = await call('GET', `/api/llm/${id}/usage?months=1`);
+    throw new Error(`${err.message}: usage has ${u.body.totals.requests} (statuses: ${JSON.stringify(statuses)})`);
+  });
+  const u = await call('GET', `/api/llm/${id}/usage?months=1`);
+  assert.equal(u.body.totals.requests, answered.n, 'counted once each: none lost with the stopped gateway, none twice');
+  assert.ok(answered.n > 2 && answered.n < 62, `the stop cut the traffic short (${answered.n} answered)`);
+});
