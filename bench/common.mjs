@@ -69,6 +69,9 @@ export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs =
   });
 }
 
+/** The p-quantile (0..1) of an ascending array, NaN when it is empty. */
+export const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
 /** utime and stime of a process in seconds, all threads (fields 14 and 15 after the name; CLK_TCK is 100). */
 export function cpuSeconds(pid) {
   const s = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, api, args, cpuSeconds, issueBenchPat, printTargets, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, api, args, cpuSeconds, quantile, issueBenchPat, printTargets, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -47,8 +47,6 @@ const chatBody = (stream) => JSON.stringify({
   model: 'gpt-4o-mini', ...(stream ? { stream: true } : {}), max_tokens: 256,
   messages: [{ role: 'system', content: 'You are a concise assistant.' }, { role: 'user', content: `Question ${++seq}: what is the capital of France?` }],
 });
-
-const quantile = (arr, p) => arr[Math.min(arr.length - 1, Math.floor(p * arr.length))] ?? NaN;
 
 /** Runs `conns` workers for the measured window; `one` returns a sample object or throws. */
 async function drive(conns, ms, one, onWindow) {

@@ -1,0 +1,213 @@
+// A gateway process stopped in the middle of a stream (docs/faults.md, "A gateway that dies"): real
+// `tollgate serve --role gateway` processes on a PostgreSQL and a redis-server of the test's own, with the API in
+// this process. What is guaranteed, and tested here:
+//   - SIGTERM: an LLM stream in flight runs to its end (the drain, up to 20 s), is charged once (usage row, budget
+//     window in Redis and PostgreSQL) and has one outcome event; an MCP stream is cut, its waiting request gets a
+//     JSON-RPC error saying the gateway is shutting down, and it keeps its one outcome event.
+//   - SIGKILL: nothing is written twice. An LLM stream's accounting runs after the stream, so a stream killed midway
+//     is not charged at all and has no event (lost, documented); an MCP stream's outcome event is recorded when the
+//     stream starts, so it has exactly one once it was written (it was here: the test waits for it). Requests that
+//     finished and were written before the kill count once, also after a new gateway takes over.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startChildGateway, type ChildGateway } from '../../server/src/testing/child-gateway.ts';
+import { eventually } from '../../server/src/testing/eventually.ts';
+import { newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
+import { createKey, rawSession } from '../../server/src/testing/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { windowAt } from '../../server/src/budgets/windows.ts';
+import { PrivatePostgres, PrivateRedis, postgresMissing, redisMissing } from './datastores.ts';
+
+const skip = redisMissing ?? postgresMissing ?? false;
+
+let redis: PrivateRedis;
+let pgsql: PrivatePostgres;
+let api: TestApp;
+let user: TestUser;
+let up: McpUpstream;
+let fake: FakeProvider;
+let env: Record<string, string>;
+const iso = newIsolation();
+const gateways: ChildGateway[] = [];
+
+before(async () => {
+  if (skip) return;
+  [redis, pgsql] = await Promise.all([PrivateRedis.start(), PrivatePostgres.start()]);
+  fake = await startFakeProvider('openai');
+  up = await startMcpUpstream();
+  env = { DATABASE_URL: pgsql.url, REDIS_URL: redis.url, TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url };
+  api = await startTestApp({ isolation: iso, role: 'api', env });
+  user = await api.createUser();
+});
+
+after(async () => {
+  if (skip) return;
+  for (const g of gateways) g.child.kill('SIGKILL');
+  await api?.close();
+  await up?.close();
+  await fake?.close();
+  await redis?.close();
+  await pgsql?.close();
+});
+
+async function gateway(): Promise<ChildGateway> {
+  const g = await startChildGateway(iso, env);
+  gateways.push(g);
+  return g;
+}
+
+const exited = (g: ChildGateway) => new Promise<void>((resolve) => {
+  if (g.child.exitCode !== null || g.child.signalCode !== null) resolve();
+  else g.child.once('exit', () => resolve());
+});
+
+/**
+ * A streaming request read as it arrives: `events(n)` resolves once n SSE events came, `done` with the whole text
+ * and whether the connection was cut before the stream's end.
+ */
+function stream(url: string, init: RequestInit) {
+  let text = '';
+  let count = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const done = (async () => {
+    let cut = false;
+    try {
+      const res = await fetch(url, init);
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { value, done: end } = await reader.read();
+        if (end) break;
+        text += Buffer.from(value).toString('utf8');
+        count = text.split('\n\n').length - 1;
+        for (const w of waiters.filter((x) => count >= x.n)) w.resolve();
+      }
+    } catch {
+      cut = true;
+    }
+    return { text, cut };
+  })();
+  return {
+    done,
+    events: (n: number) => new Promise<void>((resolve, reject) => {
+      if (count >= n) resolve();
+      else waiters.push({ n, resolve });
+      void done.then(() => reject(new Error(`the stream ended after ${count} events, before ${n}`)));
+    }),
+  };
+}
+
+// The provider streams 30 chunks 100 ms apart, then the usage: 10 prompt and 30 completion tokens of o1
+// = (10 × 15 + 30 × 60) / 1e6 USD = 0.195 cents.
+const COST_MICRO = 195_000;
+async function slowStream(res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (let i = 0; i < 30 && !res.destroyed; i++) {
+    res.write(`data: {"id":"c","object":"chat.completion.chunk","model":"o1","choices":[{"index":0,"delta":{"content":"w${i} "}}]}\n\n`);
+    await sleep(100);
+  }
+  res.end('data: {"id":"c","object":"chat.completion.chunk","model":"o1","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":30}}\n\ndata: [DONE]\n\n');
+}
+
+async function llmState(llmId: string) {
+  const db = api.app.services.db;
+  const [u] = await db.query<{ requests: number; cost: number }>('SELECT coalesce(sum(requests), 0)::int AS requests, coalesce(sum(cost_micro_cents), 0)::bigint AS cost FROM llm_usage_daily WHERE llm_id = $1', [llmId]);
+  const events = await db.query<{ event_type: string }>('SELECT event_type FROM audit_events WHERE llm_uuid = $1', [llmId]);
+  const [w] = await db.query<{ spent: number }>(`SELECT coalesce(sum(spent_micro_cents), 0)::bigint AS spent FROM llm_spend_windows WHERE llm_id = $1 AND scope = 'proxy'`, [llmId]);
+  const hot = await api.app.services.state.getNumber(`budget:${llmId}:proxy:w:${windowAt('daily', Date.now()).tag}`);
+  return { requests: u!.requests, cost: Number(u!.cost), events: events.map((e) => e.event_type).sort(), durable: Number(w!.spent), hot: hot - 1 };
+}
+
+test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is charged once; one SIGKILLed midway is never charged twice', { skip }, async () => {
+  const created = await api.request('POST', '/api/llm', { token: user.pat, body: { name: 'streams', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } });
+  assert.equal(created.status, 201, created.text);
+  const llmId = created.body.id as string;
+  const k = await api.request('POST', '/api/keys', { token: user.pat, body: { name: 'streams', llmPermissions: [{ id: llmId, models: ['*'] }] } });
+  fake.override = async (_r, res) => { await slowStream(res); return true; };
+  const start = (g: ChildGateway) => stream(`${g.url}/${llmId}/v1/chat/completions`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${k.body.key.key as string}` },
+    body: JSON.stringify({ model: 'o1', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+
+  // SIGTERM in the middle of a stream: the stream runs to its end, then the gateway writes its accounting and exits.
+  const a = await gateway();
+  const s1 = start(a);
+  await s1.events(5);
+  a.child.kill('SIGTERM');
+  const r1 = await s1.done;
+  assert.equal(r1.cut, false);
+  assert.match(r1.text, /"w29 "[\s\S]*\[DONE\]/, 'the whole stream reached the client');
+  await exited(a);
+  assert.equal(a.child.exitCode, 0);
+  assert.deepEqual(await llmState(llmId), { requests: 1, cost: COST_MICRO, events: ['allow'], durable: COST_MICRO, hot: COST_MICRO }, 'charged once everywhere after the drain');
+
+  // SIGKILL in the middle of a stream: the client's connection is cut; the stream is never accounted by anyone.
+  const b = await gateway();
+  const s2 = start(b);
+  await s2.events(5);
+  b.child.kill('SIGKILL');
+  const r2 = await s2.done;
+  assert.ok(r2.cut || !/\[DONE\]/.test(r2.text), 'the client saw the stream end early');
+  await exited(b);
+  // A new gateway takes over; its requests are accounted, the killed one stays uncounted, nothing is counted twice.
+  const c = await gateway();
+  const s3 = start(c);
+  const r3 = await s3.done;
+  assert.match(r3.text, /\[DONE\]/);
+  await eventually(async () => (await llmState(llmId)).requests === 2, { what: 'the new gateway\'s request written' });
+  await sleep(600); // two accounting intervals: anything else would have been written by now
+  assert.deepEqual(await llmState(llmId), { requests: 2, cost: 2 * COST_MICRO, events: ['allow', 'allow'], durable: 2 * COST_MICRO, hot: 2 * COST_MICRO });
+  c.child.kill('SIGTERM');
+  await exited(c);
+  fake.override = undefined;
+});
+
+test('MCP: a stream cut by SIGTERM answers its waiting request with an error; SIGKILL leaves its one outcome event, never two', { skip }, async () => {
+  const r = await api.request('POST', '/api/mcp', { token: user.pat, body: { name: 'streams', url: up.url } });
+  assert.equal(r.status, 201, r.text);
+  const p = { id: r.body.server.id as string, user, pathUrl: '', hostUrl: '' };
+  assert.equal((await api.request('POST', `/api/mcp/${p.id}/tools`, { token: user.pat })).status, 200);
+  const key = await createKey(api, p);
+  const events = async () => (await api.app.services.db.query<{ event_type: string; details: Record<string, unknown> }>('SELECT event_type, details FROM audit_events WHERE mcp_uuid = $1 ORDER BY id', [p.id]));
+  const slowCall = async (g: ChildGateway) => {
+    const url = `${g.url}/${p.id}/`;
+    const sid = await rawSession(url, key); // one allow (initialize); the notification records none
+    return stream(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: { steps: 40, delayMs: 100 } } }),
+    });
+  };
+
+  // SIGTERM: MCP streams are cut at once; the waiting call gets an error instead of silence.
+  const a = await gateway();
+  const s1 = await slowCall(a);
+  await s1.events(3);
+  a.child.kill('SIGTERM');
+  const r1 = await s1.done;
+  await exited(a);
+  const last = r1.text.trim().split('\n\n').at(-1)!;
+  assert.deepEqual(JSON.parse(last.slice(last.indexOf('data:') + 5)), { jsonrpc: '2.0', id: 7, error: { code: -32005, message: 'Gateway is shutting down' } });
+  const afterTerm = await events();
+  assert.deepEqual(afterTerm.map((e) => [e.event_type, e.details.reason ?? e.details.method]), [['allow', 'initialize'], ['allow', 'tools/call'], ['stream_error', 'gateway_stopping']], 'one outcome per request, and the cut recorded');
+
+  // SIGKILL once the stream's outcome event is written: it stays the only one.
+  const b = await gateway();
+  const s2 = await slowCall(b);
+  await s2.events(3);
+  await eventually(async () => (await events()).length === afterTerm.length + 2, { what: 'the stream\'s allow event written' });
+  b.child.kill('SIGKILL');
+  const r2 = await s2.done;
+  assert.ok(!r2.text.includes('"result"'), 'the call never completed');
+  await exited(b);
+  const c = await gateway();
+  const s3 = await slowCall(c);
+  await s3.events(1);
+  await eventually(async () => (await events()).length === afterTerm.length + 4, { what: 'the new gateway\'s events written' });
+  await sleep(600);
+  const all = await events();
+  assert.deepEqual(all.slice(afterTerm.length).map((e) => [e.event_type, e.details.method]), [['allow', 'initialize'], ['allow', 'tools/call'], ['allow', 'initialize'], ['allow', 'tools/call']], 'each request once, the killed stream included, nothing twice');
+  c.child.kill('SIGKILL');
+});

@@ -1,0 +1,37 @@
+// A plain node:http client for the fuzzer: it sends the path exactly as given (fetch would resolve `..` segments and
+// re-encode the path before the server sees it) over keep-alive connections.
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export function httpClient(base: string, timeoutMs = 30_000) {
+  const url = new URL(base);
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  function send(r: RawRequest): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...r.headers };
+      if (r.body) headers['content-length'] = r.body.length;
+      const req = request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent, timeout: timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`${r.method} ${r.path.slice(0, 200)}: no answer within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(r.body);
+    });
+  }
+  return { send, close: () => agent.destroy() };
+}
