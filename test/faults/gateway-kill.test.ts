@@ -4,10 +4,13 @@
 //   - SIGTERM: an LLM stream in flight runs to its end (the drain, up to 20 s), is charged once (usage row, budget
 //     window in Redis and PostgreSQL) and has one outcome event; an MCP stream is cut, its waiting request gets a
 //     JSON-RPC error saying the gateway is shutting down, and it keeps its one outcome event.
-//   - SIGKILL: nothing is written twice. An LLM stream's accounting runs after the stream, so a stream killed midway
-//     is not charged at all and has no event (lost, documented); an MCP stream's outcome event is recorded when the
-//     stream starts, so it has exactly one once it was written (it was here: the test waits for it). Requests that
-//     finished and were written before the kill count once, also after a new gateway takes over.
+//   - SIGKILL: nothing is written twice, and nothing delivered is lost. An LLM stream's progress is recorded about
+//     once a second (here every 100 ms); a new gateway finds the record of the killed one's stream once it is stale
+//     (here after 1.5 s) and charges what it says was delivered, once (usage row, durable and hot budget window), with
+//     one outcome event (`error`, reason `gateway_lost`), and gives back the dead gateway's budget reservation. An MCP
+//     stream's outcome event is recorded when the stream starts, so it has exactly one once it was written (it was
+//     here: the test waits for it). Requests that finished and were written before the kill count once, also after a
+//     new gateway takes over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
@@ -38,7 +41,10 @@ before(async () => {
   [redis, pgsql] = await Promise.all([PrivateRedis.start(), PrivatePostgres.start()]);
   fake = await startFakeProvider('openai');
   up = await startMcpUpstream();
-  env = { DATABASE_URL: pgsql.url, REDIS_URL: redis.url, TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url };
+  env = {
+    DATABASE_URL: pgsql.url, REDIS_URL: redis.url, TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url,
+    TOLLGATE_STREAM_CHECKPOINT_MS: '100', TOLLGATE_STREAM_ORPHAN_MS: '1500',
+  };
   api = await startTestApp({ isolation: iso, role: 'api', env });
   user = await api.createUser();
 });
@@ -117,10 +123,14 @@ async function llmState(llmId: string) {
   const events = await db.query<{ event_type: string }>('SELECT event_type FROM audit_events WHERE llm_uuid = $1', [llmId]);
   const [w] = await db.query<{ spent: number }>(`SELECT coalesce(sum(spent_micro_cents), 0)::bigint AS spent FROM llm_spend_windows WHERE llm_id = $1 AND scope = 'proxy'`, [llmId]);
   const hot = await api.app.services.state.getNumber(`budget:${llmId}:proxy:w:${windowAt('daily', Date.now()).tag}`);
-  return { requests: u!.requests, cost: Number(u!.cost), events: events.map((e) => e.event_type).sort(), durable: Number(w!.spent), hot: hot - 1 };
+  const reserved = await api.app.services.state.getNumber(`budget:${llmId}:proxy:r`);
+  return { requests: u!.requests, cost: Number(u!.cost), events: events.map((e) => e.event_type).sort(), durable: Number(w!.spent), hot: hot - 1, reserved };
 }
 
-test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is charged once; one SIGKILLed midway is never charged twice', { skip }, async () => {
+type Checkpoint = { id: string; recovered_ms: string | null; record: { costMicro: number; usage: { inputTokens: number; outputTokens: number }; estimated: boolean } };
+const checkpoints = (llmId: string) => api.app.services.db.query<Checkpoint>('SELECT id, recovered_ms, record FROM llm_stream_checkpoints WHERE llm_id = $1', [llmId]);
+
+test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is charged once; one SIGKILLed midway is charged once for what it delivered', { skip }, async () => {
   const created = await api.request('POST', '/api/llm', { token: user.pat, body: { name: 'streams', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } });
   assert.equal(created.status, 201, created.text);
   const llmId = created.body.id as string;
@@ -141,24 +151,40 @@ test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is char
   assert.match(r1.text, /"w29 "[\s\S]*\[DONE\]/, 'the whole stream reached the client');
   await exited(a);
   assert.equal(a.child.exitCode, 0);
-  assert.deepEqual(await llmState(llmId), { requests: 1, cost: COST_MICRO, events: ['allow'], durable: COST_MICRO, hot: COST_MICRO }, 'charged once everywhere after the drain');
+  assert.deepEqual(await llmState(llmId), { requests: 1, cost: COST_MICRO, events: ['allow'], durable: COST_MICRO, hot: COST_MICRO, reserved: 0 }, 'charged once everywhere after the drain');
+  assert.deepEqual(await checkpoints(llmId), [], 'the drained stream\'s record was deleted with its accounting');
 
-  // SIGKILL in the middle of a stream: the client's connection is cut; the stream is never accounted by anyone.
+  // SIGKILL in the middle of a stream: the client's connection is cut; the stream's last record stays behind.
   const b = await gateway();
   const s2 = start(b);
-  await s2.events(5);
+  await s2.events(8);
+  await eventually(async () => (await checkpoints(llmId)).some((c) => c.record.usage.outputTokens > 0), { what: 'a record of the stream with output' });
   b.child.kill('SIGKILL');
   const r2 = await s2.done;
   assert.ok(r2.cut || !/\[DONE\]/.test(r2.text), 'the client saw the stream end early');
   await exited(b);
-  // A new gateway takes over; its requests are accounted, the killed one stays uncounted, nothing is counted twice.
+  const [left, ...more] = await checkpoints(llmId);
+  assert.ok(left && !more.length && left.recovered_ms === null, 'one record of the killed stream, not yet recovered');
+  const delivered = left.record.costMicro;
+  assert.ok(delivered > 0 && left.record.estimated, 'the delivered part is priced (estimated: the usage comes at the end of a stream)');
+  assert.ok((await llmState(llmId)).reserved > 0, 'the killed gateway still holds its reservation');
+
+  // A new gateway charges the killed stream once, with one outcome event, and accounts its own requests.
   const c = await gateway();
+  await eventually(async () => (await llmState(llmId)).requests === 2, { what: 'the killed stream charged by the new gateway', timeoutMs: 15_000 });
+  assert.deepEqual(await llmState(llmId), { requests: 2, cost: COST_MICRO + delivered, events: ['allow', 'error'], durable: COST_MICRO + delivered, hot: COST_MICRO + delivered, reserved: 0 });
+  const [lost] = await api.app.services.db.query<{ details: Record<string, unknown> }>(`SELECT details FROM audit_events WHERE llm_uuid = $1 AND event_type = 'error'`, [llmId]);
+  assert.equal(lost!.details.reason, 'gateway_lost');
+  assert.equal(lost!.details.output_tokens, left.record.usage.outputTokens);
   const s3 = start(c);
   const r3 = await s3.done;
   assert.match(r3.text, /\[DONE\]/);
-  await eventually(async () => (await llmState(llmId)).requests === 2, { what: 'the new gateway\'s request written' });
-  await sleep(600); // two accounting intervals: anything else would have been written by now
-  assert.deepEqual(await llmState(llmId), { requests: 2, cost: 2 * COST_MICRO, events: ['allow', 'allow'], durable: 2 * COST_MICRO, hot: 2 * COST_MICRO });
+  await eventually(async () => (await llmState(llmId)).requests === 3, { what: 'the new gateway\'s request written' });
+  await sleep(3000); // two recovery sweeps and many accounting intervals: anything else would have been written by now
+  assert.deepEqual(await llmState(llmId), {
+    requests: 3, cost: 2 * COST_MICRO + delivered, events: ['allow', 'allow', 'error'], durable: 2 * COST_MICRO + delivered, hot: 2 * COST_MICRO + delivered, reserved: 0,
+  });
+  assert.equal((await checkpoints(llmId)).filter((x) => x.recovered_ms === null).length, 0, 'no record left to recover');
   c.child.kill('SIGTERM');
   await exited(c);
   fake.override = undefined;

@@ -1,6 +1,6 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
-import { isDataError, writeOneByOne, type Db } from '../db/db.ts';
+import { isDataError, writeOneByOne, type Db, type Queryable } from '../db/db.ts';
 import { storableJson } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
@@ -29,6 +29,11 @@ const INSERT = `INSERT INTO audit_events (user_id, ts, event_type, client_ip, mc
   FROM json_to_recordset($1::json) AS r("userId" uuid, "timestamp" bigint, "eventType" text, "clientIp" text, "mcpUuid" uuid, "llmUuid" uuid,
     tool text, model text, "ruleName" text, details jsonb)`;
 const BATCH = 500;
+
+/** Inserts events in one statement (inside a caller's transaction: the LLM accounting writes a stream's event with its usage). */
+export async function insertAuditEvents(q: Queryable, events: readonly AuditEvent[]): Promise<void> {
+  if (events.length) await q.query(INSERT, [storableJson(events)]);
+}
 
 export class AuditWriter {
   private pending: AuditEvent[] = [];
@@ -100,7 +105,7 @@ export class AuditWriter {
   }
 
   private async insert(batch: AuditEvent[]): Promise<void> {
-    await this.db.query(INSERT, [storableJson(batch)]);
+    await insertAuditEvents(this.db, batch);
   }
 
   async close(): Promise<void> {

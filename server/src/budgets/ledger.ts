@@ -46,7 +46,7 @@ export interface ScopeVerdict {
   capMicro: number;
 }
 
-interface HoldEntry {
+export interface HoldEntry {
   scope: ScopeBudget;
   window: BudgetWindow;
   /** A hard cap: the request must reserve its estimate here. */
@@ -185,8 +185,11 @@ export class BudgetLedger {
     }
   }
 
-  /** Charges the actual cost to every scope of the hold and releases its reservations. */
-  async settle(hold: BudgetHold, actualMicro: number, nowMs: number): Promise<void> {
+  /**
+   * Charges the actual cost to every scope of the hold and releases its reservations. The durable copy's charges go
+   * to `durable` (default: the writer given to the constructor).
+   */
+  async settle(hold: BudgetHold, actualMicro: number, nowMs: number, durable: (c: SpendCharge) => void = this.onCharge): Promise<void> {
     const amount = Math.max(0, Math.round(actualMicro));
     const entries = hold.entries;
     hold.entries = []; // settling twice must not charge twice
@@ -196,9 +199,29 @@ export class BudgetLedger {
       } finally {
         // After the hot copy, never before: a rebuild reading the durable copy must not see a charge that it will
         // also find on the new hot key.
-        if (amount > 0) this.onCharge({ llmId: e.scope.llmId, scope: e.scope.scope, windowTag: e.window.tag, microCents: amount, atMs: nowMs });
+        if (amount > 0) durable({ llmId: e.scope.llmId, scope: e.scope.scope, windowTag: e.window.tag, microCents: amount, atMs: nowMs });
         await this.unreserve(e, hold.estimateMicro);
       }
+    }));
+  }
+
+  /**
+   * The hot side of a charge a recovery already wrote to the durable copy (the stream of a gateway that died), and the
+   * release of that gateway's reservations. A window whose hot copy is missing is left alone: its rebuild reads the
+   * durable copy, which has the charge. (A rebuild that lands between the durable write and this call counts the charge
+   * twice in the hot copy until the window's next rebuild: the cap errs towards refusing.)
+   */
+  async chargeRecovered(hold: BudgetHold, amountMicro: number, nowMs: number): Promise<void> {
+    const amount = Math.max(0, Math.round(amountMicro));
+    await Promise.all(hold.entries.map(async (e) => {
+      try {
+        if (amount > 0) await this.state.incrIfExists(keys(e.scope, e.window).spent, amount, windowTtl(e.window, nowMs));
+      } catch (err) {
+        this.dirty.add(keys(e.scope, e.window).spent);
+        this.log.warn('a recovered stream\'s charge did not reach the hot budget copy; it is rebuilt from the durable copy', { err, llm: e.scope.llmId });
+      }
+      // The dead gateway's reservation was made in the shared store; a local one died with it.
+      if (e.reserved === 'shared') await this.unreserve(e, hold.estimateMicro);
     }));
   }
 

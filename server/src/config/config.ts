@@ -40,6 +40,10 @@ export interface Config {
   mcpUpstreamTimeoutMs: number;
   /** The same for LLM providers (a long completion starts late), and the longest silence allowed inside their answer. */
   llmUpstreamTimeoutMs: number;
+  /** How often a gateway records how far its streamed LLM answers have got (docs/faults.md, "A gateway that dies"). */
+  streamCheckpointMs: number;
+  /** How long a stream's record may go without an update before another gateway charges it as its gateway's loss. */
+  streamOrphanMs: number;
 }
 
 export class ConfigError extends Error {
@@ -163,5 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     repinIntervalMs: positiveInt(env, 'TOLLGATE_REPIN_INTERVAL_MS', 60_000),
     mcpUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_MCP_UPSTREAM_TIMEOUT_MS', 300_000),
     llmUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_LLM_UPSTREAM_TIMEOUT_MS', 600_000),
+    streamCheckpointMs: positiveInt(env, 'TOLLGATE_STREAM_CHECKPOINT_MS', 1000),
+    streamOrphanMs: positiveInt(env, 'TOLLGATE_STREAM_ORPHAN_MS', 30_000),
   };
 }

@@ -1,6 +1,7 @@
 // Audit events of proxy traffic. Written through the batched AuditWriter (never on the request path's critical
 // section), with the proxy owner as user_id. Details hold ids, counts and reasons, never a credential, a token or a
 // request/response body.
+import type { AuditEvent } from '../audit/writer.ts';
 import type { ProxyConfig } from '../snapshot/snapshot.ts';
 import { unixNow, type Services } from '../services.ts';
 import type { GatewayEventType } from './event-types.ts';
@@ -17,7 +18,11 @@ export interface GatewayEvent {
 /** Records one event for a proxy. Cheap: it only appends to the writer's buffer. */
 export function emitEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): void {
   s.metrics?.event(proxy.kind, e.type, e.details?.reason);
-  s.audit.write({
+  s.audit.write(auditEvent(s, proxy, e));
+}
+
+export function auditEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): AuditEvent {
+  return {
     userId: proxy.userId,
     timestamp: unixNow(s.clock),
     eventType: e.type,
@@ -28,5 +33,5 @@ export function emitEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' 
     model: e.model,
     ruleName: e.ruleName,
     details: e.details,
-  });
+  };
 }

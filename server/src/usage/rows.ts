@@ -24,6 +24,21 @@ export function usageKey(u: Pick<UsageIncrement, 'llmId' | 'day' | 'credentialId
   return `${u.llmId}|${u.day}|${u.credentialId}|${u.model}|${u.pricingVersion}`;
 }
 
+/** Adds `u` into `into` (same key: the counts are summed). */
+export function addUsage(into: Map<string, UsageIncrement>, u: UsageIncrement): void {
+  const cur = into.get(usageKey(u));
+  if (!cur) {
+    into.set(usageKey(u), { ...u });
+    return;
+  }
+  cur.requests += u.requests;
+  cur.inputTokens += u.inputTokens;
+  cur.cachedInputTokens += u.cachedInputTokens;
+  cur.outputTokens += u.outputTokens;
+  cur.estimatedRequests += u.estimatedRequests;
+  cur.costMicroCents += u.costMicroCents;
+}
+
 /** Adds a batch (one item per key) in one statement; rows of proxies deleted meanwhile are dropped. */
 export async function upsertUsage(q: Queryable, items: readonly UsageIncrement[]): Promise<void> {
   if (!items.length) return;

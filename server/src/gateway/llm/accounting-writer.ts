@@ -3,12 +3,18 @@
 // aggregated per (proxy, day, key, model, pricing version) between flushes. A failed flush keeps everything for
 // the next attempt (bounded), so a short database outage loses nothing and slows no request; a record the database
 // refuses for its data is dropped alone.
+//
+// The records of live streams (live-streams.ts) go out in the same batches, before the ends of streams: a stream's
+// end deletes its record in the transaction that writes its usage, charges and outcome event (stream-checkpoints.ts).
+import { insertAuditEvents } from '../../audit/writer.ts';
 import { applyCharges, type SpendCharge } from '../../budgets/durable.ts';
 import { insertLogs, type ConversationLog } from '../../conversation-logs/store.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
-import { isDataError, writeOneByOne, type Db } from '../../db/db.ts';
+import { isDataError, writeOneByOne, type Db, type Queryable } from '../../db/db.ts';
 import type { Logger } from '../../log.ts';
-import { upsertUsage, usageKey, type UsageIncrement } from '../../usage/rows.ts';
+import { addUsage, upsertUsage, type UsageIncrement } from '../../usage/rows.ts';
+import type { CheckpointRow } from './live-streams.ts';
+import { closeCheckpoints, upsertCheckpoints, type StreamEnd } from './stream-checkpoints.ts';
 
 const MAX_PENDING = 100_000;
 const RETRY_MS = 2000;
@@ -17,6 +23,9 @@ export class AccountingWriter {
   private usage = new Map<string, UsageIncrement>();
   private charges: SpendCharge[] = [];
   private logs: ConversationLog[] = [];
+  /** The latest records of the live streams (a newer set replaces an unwritten older one). */
+  private checkpoints: CheckpointRow[] | undefined;
+  private ends: StreamEnd[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private dropped = 0;
@@ -24,16 +33,20 @@ export class AccountingWriter {
   constructor(private readonly db: Db, private readonly secrets: SecretBox, private readonly log: Logger, private readonly intervalMs = 250) {}
 
   addUsage(u: UsageIncrement): void {
-    const k = usageKey(u);
-    const cur = this.usage.get(k);
-    if (cur) {
-      cur.requests += u.requests;
-      cur.inputTokens += u.inputTokens;
-      cur.cachedInputTokens += u.cachedInputTokens;
-      cur.outputTokens += u.outputTokens;
-      cur.estimatedRequests += u.estimatedRequests;
-      cur.costMicroCents += u.costMicroCents;
-    } else if (this.usage.size < MAX_PENDING) this.usage.set(k, { ...u });
+    if (this.usage.size < MAX_PENDING) addUsage(this.usage, u);
+    else this.dropped++;
+    this.schedule();
+  }
+
+  /** The records of the live streams, as they are now. */
+  checkpoint(rows: CheckpointRow[]): void {
+    this.checkpoints = rows;
+    this.schedule();
+  }
+
+  /** A checkpointed stream's usage, charges and outcome event: written with the deletion of its record. */
+  addStreamEnd(e: StreamEnd): void {
+    if (this.ends.length < MAX_PENDING) this.ends.push(e);
     else this.dropped++;
     this.schedule();
   }
@@ -55,10 +68,13 @@ export class AccountingWriter {
     let sum = 0;
     for (const c of this.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
     for (const c of this.inFlight) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
+    for (const e of this.ends) for (const c of e.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
+    for (const e of this.endsInFlight) for (const c of e.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
     return sum;
   }
 
   private inFlight: SpendCharge[] = [];
+  private endsInFlight: StreamEnd[] = [];
 
   private schedule(delay = this.intervalMs): void {
     if (this.timer) return;
@@ -72,7 +88,7 @@ export class AccountingWriter {
   /** Writes everything buffered so far (tests and shutdown call it to make rows visible at once). */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
-    if (!this.usage.size && !this.charges.length && !this.logs.length) return;
+    if (!this.usage.size && !this.charges.length && !this.logs.length && !this.checkpoints && !this.ends.length) return;
     this.flushing = this.writeBatch().finally(() => { this.flushing = undefined; });
     await this.flushing;
   }
@@ -81,24 +97,32 @@ export class AccountingWriter {
     const usage = [...this.usage.values()];
     const charges = this.charges;
     const logs = this.logs;
+    const checkpoints = this.checkpoints ?? [];
+    const ends = this.ends;
     this.usage = new Map();
     this.charges = [];
     this.logs = [];
+    this.checkpoints = undefined;
+    this.ends = [];
     this.inFlight = charges;
+    this.endsInFlight = ends;
     try {
       await this.db.tx(async (q) => {
-        await upsertUsage(q, usage);
-        await applyCharges(q, charges);
+        await upsertCheckpoints(q, checkpoints);
+        await this.writeEnds(q, ends, usage, charges);
         await insertLogs(q, this.secrets, logs);
       });
     } catch (err) {
-      const left = isDataError(err) ? await this.writeSeparately(usage, charges, logs, err) : { usage, charges, logs };
-      if (left.usage.length || left.charges.length || left.logs.length) {
-        this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length });
-        this.requeue(left.usage, left.charges, left.logs);
+      const left = isDataError(err) ? await this.writeSeparately(checkpoints, usage, charges, logs, ends, err) : { usage, charges, logs, ends };
+      if (left.usage.length || left.charges.length || left.logs.length || left.ends.length) {
+        this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length, streams: left.ends.length });
+        this.requeue(left.usage, left.charges, left.logs, left.ends);
       }
+      // Unwritten records of live streams are retried unless a newer set came meanwhile.
+      if (!isDataError(err)) this.checkpoints ??= checkpoints;
     } finally {
       this.inFlight = [];
+      this.endsInFlight = [];
     }
     if (this.dropped) {
       this.log.warn('LLM accounting buffer overflowed; records dropped', { dropped: this.dropped });
@@ -106,7 +130,20 @@ export class AccountingWriter {
     }
   }
 
-  private requeue(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[]): void {
+  /** Ended streams, with the usage and charges of the batch (one usage row per key: the upsert needs that). */
+  private async writeEnds(q: Queryable, ends: readonly StreamEnd[], usage: readonly UsageIncrement[], charges: readonly SpendCharge[]): Promise<void> {
+    const s = await closeCheckpoints(q, ends);
+    if (s.recovered) this.log.warn('streams charged by a recovery while this gateway could not write ended here; only the rest was charged', { streams: s.recovered });
+    const rows = new Map<string, UsageIncrement>();
+    for (const u of usage) addUsage(rows, u);
+    for (const u of s.usage) addUsage(rows, u);
+    await upsertUsage(q, [...rows.values()]);
+    await applyCharges(q, [...charges, ...s.charges]);
+    await insertAuditEvents(q, s.events);
+  }
+
+  private requeue(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], ends: StreamEnd[]): void {
+    this.ends = ends.concat(this.ends).slice(0, MAX_PENDING);
     for (const u of usage) this.addUsage(u);
     this.charges = charges.concat(this.charges).slice(0, MAX_PENDING);
     this.logs = logs.concat(this.logs).slice(0, MAX_PENDING / 10);
@@ -120,14 +157,17 @@ export class AccountingWriter {
    * the refused ones are dropped, so one bad record can never stop accounting for everyone. Returns what is still
    * unwritten when the database itself failed on the way (those are retried).
    */
-  private async writeSeparately(usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], cause: unknown) {
+  private async writeSeparately(checkpoints: CheckpointRow[], usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], ends: StreamEnd[], cause: unknown) {
+    // Records of live streams first: an end in this batch must find (and delete) its record.
+    await writeOneByOne(checkpoints, (x) => this.db.tx((q) => upsertCheckpoints(q, [x])));
     const u = await writeOneByOne(usage, (x) => this.db.tx((q) => upsertUsage(q, [x])));
     const c = await writeOneByOne(charges, (x) => this.db.tx((q) => applyCharges(q, [x])));
     const l = await writeOneByOne(logs, (x) => this.db.tx((q) => insertLogs(q, this.secrets, [x])));
-    if (u.dropped || c.dropped || l.dropped) {
-      this.log.warn('LLM accounting records refused by the database were dropped', { usage: u.dropped, charges: c.dropped, logs: l.dropped, err: cause });
+    const e = await writeOneByOne(ends, (x) => this.db.tx((q) => this.writeEnds(q, [x], [], [])));
+    if (u.dropped || c.dropped || l.dropped || e.dropped) {
+      this.log.warn('LLM accounting records refused by the database were dropped', { usage: u.dropped, charges: c.dropped, logs: l.dropped, streams: e.dropped, err: cause });
     }
-    return { usage: u.rest, charges: c.rest, logs: l.rest };
+    return { usage: u.rest, charges: c.rest, logs: l.rest, ends: e.rest };
   }
 
   async close(): Promise<void> {

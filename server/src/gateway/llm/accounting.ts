@@ -3,15 +3,18 @@
 // budget and token-rate reconciliation, the usage row and the conversation log (both written in batches), the
 // response-phase prompt_guard alerts, and the outcome event.
 import { randomUUID } from 'node:crypto';
+import type { SpendCharge } from '../../budgets/durable.ts';
 import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import type { BudgetHold, BudgetLedger } from '../../budgets/ledger.ts';
 import { dayNumber } from '../../budgets/windows.ts';
 import { summarize } from '../../conversation-logs/store.ts';
 import { microToCents, priceUsage, type TokenUsage } from '../../pricing/cost.ts';
-import { emitFor, type Exchange } from '../pipeline/index.ts';
+import { auditEventFor, emitFor, type EventSpec, type Exchange } from '../pipeline/index.ts';
 import type { AccountingWriter } from './accounting-writer.ts';
 import type { LlmCall } from './call.ts';
-import { estimateUsage, type Metered } from './meter.ts';
+import type { LiveStream, StreamRecord } from './live-streams.ts';
+import { deliveredUsage, estimateUsage, type Metered, type ResponseMeter } from './meter.ts';
+import type { UsageIncrement } from '../../usage/rows.ts';
 import type { LlmRuleHandler } from './rule-handler.ts';
 
 const ZERO: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
@@ -77,14 +80,14 @@ function outcomeOf(x: Exchange, call: LlmCall, c: Completed): Outcome {
 }
 
 /** A usage row for requests the provider answered successfully or reported usage for. */
-function recordUsage(d: AccountingDeps, o: Outcome): void {
+function usageRow(o: Outcome): UsageIncrement | undefined {
   const ok = o.c.status >= 200 && o.c.status < 300;
-  if (!o.call.accounted || (!ok && o.c.metered?.usage === undefined)) return;
-  d.writer.addUsage({
+  if (!o.call.accounted || (!ok && o.c.metered?.usage === undefined)) return undefined;
+  return {
     llmId: o.proxy.id, day: dayNumber(o.c.startMs), credentialId: o.credentialId, model: o.model, pricingVersion: o.pricingVersion,
     requests: 1, inputTokens: o.usage.inputTokens, cachedInputTokens: o.usage.cachedInputTokens, outputTokens: o.usage.outputTokens,
     estimatedRequests: o.estimated ? 1 : 0, costMicroCents: o.cost,
-  });
+  };
 }
 
 function recordConversation(d: AccountingDeps, o: Outcome): void {
@@ -111,26 +114,60 @@ function allowDetails(o: Outcome): Record<string, unknown> {
   };
 }
 
+/**
+ * How far a streamed answer has got, for its checkpoint record: what was delivered so far, priced with the table in
+ * force when the request started, with everything its outcome event and budget charges need.
+ */
+export function liveRecord(x: Exchange, call: LlmCall, meter: ResponseMeter, hold: BudgetHold | undefined, status: number, startMs: number): () => StreamRecord {
+  const proxy = x.proxy as LlmProxyConfig;
+  const model = call.model ?? '';
+  const routed = call.routedBy !== undefined;
+  const base = {
+    userId: proxy.userId, llmId: proxy.id, credentialId: x.identity?.credentialId ?? '', clientIp: x.clientIp, model, requestedModel: x.facts.model, startMs,
+    // The hold as admitted (settling empties it, and a record may be serialised after that).
+    hold: hold ? { estimateMicro: hold.estimateMicro, entries: hold.entries.map((e) => ({ ...e })) } : undefined,
+    details: { status, endpoint: call.endpoint?.kind ?? 'passthrough', requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy },
+  };
+  return () => {
+    const { usage, estimated } = deliveredUsage(meter, call.bodyBytes);
+    const priced = priceUsage(proxy.provider, model, usage, startMs);
+    return { ...base, usage, estimated, costMicro: priced.costMicroCents, pricingVersion: priced.pricingVersion };
+  };
+}
+
 export interface AccountTarget {
   x: Exchange;
   call: LlmCall;
   hold: BudgetHold | undefined;
   completionHooks: readonly LlmRuleHandler[];
+  /** A streamed answer whose progress was being recorded (live-streams.ts). */
+  live?: LiveStream;
 }
 
 export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: Completed): Promise<void> {
   const { x, call, hold } = t;
+  // No record of the stream is taken from here on; if one was, the end below deletes it in the same transaction.
+  const checkpointed = t.live?.end() ?? false;
   const o = outcomeOf(x, call, c);
+  const charges: SpendCharge[] = [];
+  const durable = checkpointed ? (ch: SpendCharge) => { charges.push(ch); } : undefined;
   try {
-    await Promise.all([hold ? d.ledger.settle(hold, o.cost, x.s.clock.nowMs()) : undefined, runSettlers(call, o.usage.inputTokens + o.usage.outputTokens)]);
+    await Promise.all([hold ? d.ledger.settle(hold, o.cost, x.s.clock.nowMs(), durable) : undefined, runSettlers(call, o.usage.inputTokens + o.usage.outputTokens)]);
   } catch (err) {
     x.s.log.warn('LLM budget or token-rate reconciliation failed', { err, proxy: o.proxy.id });
   }
-  recordUsage(d, o);
+  const usage = usageRow(o);
   recordConversation(d, o);
   if (o.text) for (const h of t.completionHooks) h.onCompletion?.(x, o.text);
   // An upstream that broke off, went silent or answered 200 with a body that is not JSON fails the request: its one
   // outcome event is an error, still carrying what was charged.
   const fault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken' ? c.aborted : c.metered?.malformed ? 'upstream_invalid_response' : undefined;
-  emitFor(x, fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) });
+  const event: EventSpec = fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) };
+  if (!checkpointed || !t.live) {
+    if (usage) d.writer.addUsage(usage);
+    emitFor(x, event);
+    return;
+  }
+  x.s.metrics?.event('llm', event.type, event.details?.reason);
+  d.writer.addStreamEnd({ checkpointId: t.live.id, usage, charges, event: auditEventFor(x, event) });
 }

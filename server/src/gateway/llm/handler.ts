@@ -18,11 +18,13 @@ import type { ConfigStore } from '../config-store.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
 import type { ProxyHandler } from '../proxy-handler.ts';
-import { accountCompleted, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
+import { accountCompleted, liveRecord, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LlmMsg } from './authorize.ts';
 import { admitBudget } from './budget-gate.ts';
 import { LlmCall } from './call.ts';
+import { LiveStreams } from './live-streams.ts';
+import { StreamRecovery } from './stream-recovery.ts';
 import { attachCall } from './exchange.ts';
 import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
@@ -37,6 +39,7 @@ interface Deps extends AccountingDeps {
   s: Services;
   store: ConfigStore;
   runtimes: RuntimeCache<LlmRuntime>;
+  streams: LiveStreams;
 }
 
 
@@ -53,7 +56,10 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   );
   const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime(s, snap, proxy as LlmProxyConfig, pools));
   store.onChange((snap) => runtimes.prune(snap));
-  const d: Deps = { s, store, runtimes, ledger, writer };
+  const streams = new LiveStreams(s.config.streamCheckpointMs, (rows) => writer.checkpoint(rows));
+  const recovery = new StreamRecovery(s.db, ledger, s.log, s.metrics, s.config.streamOrphanMs);
+  recovery.start();
+  const d: Deps = { s, store, runtimes, ledger, writer, streams };
   // Requests still running, so flush() can wait for their accounting (it runs after the client has its answer).
   const inFlight = new Set<Promise<void>>();
   return {
@@ -72,6 +78,9 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
       // Requests in flight finish first (their upstream calls need the pools) and account what they used; only then is
       // the writer flushed a last time. Bounded: a stream that outlives the grace period is cut.
       await Promise.race([Promise.allSettled(inFlight), new Promise((r) => setTimeout(r, DRAIN_GRACE_MS).unref())]);
+      recovery.close();
+      // A stream cut by the grace period keeps its last record: another gateway charges what it delivered.
+      streams.close();
       await writer.close();
       await pools.close();
     },
@@ -229,6 +238,8 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
     : undefined;
   let aborted: Aborted = 'client_gone';
+  // A stream's progress is recorded while it runs, so that what was delivered is charged if this process dies.
+  const live = isSse && meter && call.accounted ? d.streams.begin(liveRecord(x, call, meter, f.hold, up.statusCode, f.startMs)) : undefined;
   if (!res.destroyed) {
     res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers, false), ...f.extraHeaders });
     // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
@@ -237,7 +248,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   }
   const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
-  await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
+  await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks, live }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
 }
 
 async function upstreamFailed(d: Deps, f: Forwarding, status: number, message: string, reason: string): Promise<void> {

@@ -59,6 +59,12 @@ export class ResponseMeter {
     else this.chunks.push(chunk);
   }
 
+  /** Usage reported so far and characters delivered so far (all bytes past the cap or for a JSON answer). */
+  progress(): { usage: TokenUsage | undefined; chars: number } {
+    if (this.overCap || !this.reader) return { usage: undefined, chars: this.bytes };
+    return { usage: this.reader.usage(), chars: this.reader.chars() };
+  }
+
   /** `status` of the answer: successful JSON answers get the fast path (usage read alone, no full parse). */
   finish(status = 200): Metered {
     const base = { bytes: this.bytes, overCap: this.overCap };
@@ -82,6 +88,18 @@ export class ResponseMeter {
     const text = this.wantText || !usage ? this.adapter.completionFromJson(this.ep, body) : '';
     return { ...base, usage, text, chars: text.length, jsonText, error: usage ? undefined : this.adapter.errorFromJson(body) };
   }
+}
+
+/**
+ * What a stream has delivered so far, read without ending it (a gateway records it while the stream runs, so that
+ * the part a client received is charged if the gateway dies before the end): the provider's usage when it already
+ * reported output tokens, else the chars/4 estimate of the prompt and of what went out.
+ */
+export function deliveredUsage(meter: ResponseMeter, promptBytes: number): { usage: TokenUsage; estimated: boolean } {
+  const d = meter.progress();
+  if (d.usage && d.usage.outputTokens > 0) return { usage: d.usage, estimated: false };
+  const input = d.usage?.inputTokens || Math.ceil(promptBytes / 4);
+  return { usage: { inputTokens: input, cachedInputTokens: d.usage?.cachedInputTokens ?? 0, outputTokens: Math.ceil(d.chars / 4) }, estimated: true };
 }
 
 /** The fallback when usage could not be read: prompt bytes / 4 in, generated characters (or all bytes) / 4 out. */

@@ -16,7 +16,8 @@ import { sha256Hex } from '../../crypto/tokens.ts';
 import { strictBearerToken } from '../../http/authorization.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import type { Services } from '../../services.ts';
-import { emitEvent } from '../events.ts';
+import type { AuditEvent } from '../../audit/writer.ts';
+import { auditEvent, emitEvent } from '../events.ts';
 import type { Pipeline } from './build.ts';
 import type { EventSpec, Exchange, RequestFacts, RuleHandler, Verdict } from './types.ts';
 
@@ -69,10 +70,17 @@ async function runHooks(list: readonly RuleHandler[], x: Exchange, hook: 'networ
   return { kind: 'continue' };
 }
 
+const gatewayEvent = (x: Exchange, e: EventSpec) => ({
+  type: e.type, clientIp: x.clientIp, ruleName: e.ruleName, details: e.details,
+  tool: e.tool ?? x.facts.tools[0], model: x.facts.model,
+});
+
 /** Emits an event about this exchange (fills owner, proxy, client ip, tool and model). */
 export function emitFor(x: Exchange, e: EventSpec): void {
-  emitEvent(x.s, x.proxy, {
-    type: e.type, clientIp: x.clientIp, ruleName: e.ruleName, details: e.details,
-    tool: e.tool ?? x.facts.tools[0], model: x.facts.model,
-  });
+  emitEvent(x.s, x.proxy, gatewayEvent(x, e));
+}
+
+/** The audit row emitFor would write, for a caller that writes it in its own transaction. */
+export function auditEventFor(x: Exchange, e: EventSpec): AuditEvent {
+  return auditEvent(x.s, x.proxy, gatewayEvent(x, e));
 }
