@@ -11,7 +11,10 @@ export const GATEWAY_EVENT_TYPES = {
   allow: 'allow',
   /** Authentication failed, the credential may not use the tool/resource/model, or a lambda exited with >= 400. */
   deny: 'deny',
-  /** The gateway failed: upstream unreachable, response too large, internal error. */
+  /**
+   * The gateway failed: upstream unreachable, response too large, internal error; or (details.reason gateway_lost)
+   * the gateway relaying an LLM stream died and another one charged what it had delivered.
+   */
   error: 'error',
   /** An ip_acl rule blocked the client address. */
   ip_blocked: 'deny',
@@ -29,7 +32,8 @@ export const GATEWAY_EVENT_TYPES = {
   prompt_guard_hit: 'info',
   /**
    * A streamed MCP answer failed after its outcome (allow) was recorded at the stream's start: an event over the
-   * response cap was withheld, or the upstream broke off (details.reason). A detail, so a request keeps one outcome.
+   * response cap was withheld, the upstream broke off, the gateway stopped or a response lambda failed
+   * (details.reason). A detail, so a request keeps one outcome.
    */
   stream_error: 'info',
 } as const;

@@ -150,13 +150,17 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   const hasRequests = items.some((i) => i.id !== undefined);
   const started = Date.now();
   if (up.statusCode === 200 && isEventStream(ct)) {
-    if (hasRequests) emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, stream: true } });
+    if (hasRequests) {
+      emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, stream: true } });
+      x.outcomeRecorded = true;
+    }
     return relayStream(open, ctx, up);
   }
   if (up.statusCode === 200) {
     const outcome = await respondJson(ctx, up);
-    // Too large and failed answers have recorded their error event: one outcome per request.
-    if (outcome !== 'too_large' && outcome !== 'failed' && hasRequests) {
+    // Too large and failed answers, and answers a response-phase rule failed, have recorded their error event: one
+    // outcome per request.
+    if (outcome !== 'too_large' && outcome !== 'failed' && hasRequests && !x.outcomeRecorded) {
       emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}), ...(outcome === 'client_gone' ? { aborted: 'client_gone' } : {}) } });
     }
     return;

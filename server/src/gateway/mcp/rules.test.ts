@@ -372,12 +372,20 @@ test('lambda response: set_body rewrites the answer per message; a failing one f
       assert.equal(m.error.message, '{"error":"withheld"}');
     }
   }
-  const { p, key } = await proxyWith([{ rule_type: 'lambda', tools: ['*'], phase: 'response', name: 'broken', lua_code: `error('boom')` }]);
-  const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` });
-  const msg = r.json ?? sseMessages(r.text)[0];
-  assert.equal(msg.error.code, -32002);
-  const ev = await flushedEvents(t, p.id);
-  assert.ok(ev.some((e) => e.event_type === 'lambda_error' && e.rule_name === 'broken' && e.details.phase === 'response'));
+  // A failing response lambda: one outcome event per request. A JSON answer's outcome is the lambda_error; a stream's
+  // outcome (allow) was recorded when it started, so the failure inside it is a stream_error detail.
+  for (const [upstream, outcome] of [[upJson, ['lambda_error']], [up, ['allow', 'stream_error']]] as const) {
+    const { p, key } = await proxyWith([{ rule_type: 'lambda', tools: ['*'], phase: 'response', name: 'broken', lua_code: `error('boom')` }], upstream);
+    const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` });
+    const msg = r.json ?? sseMessages(r.text)[0];
+    assert.equal(msg.error.code, -32002);
+    const ev = await flushedEvents(t, p.id);
+    assert.deepEqual(ev.map((e) => e.event_type), outcome);
+    const failure = ev.at(-1)!;
+    assert.equal(failure.rule_name, 'broken');
+    assert.equal(failure.details.phase, 'response');
+    if (failure.event_type === 'stream_error') assert.equal(failure.details.reason, 'lambda_failed');
+  }
 });
 
 // --- static_cache ---

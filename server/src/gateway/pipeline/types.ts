@@ -41,6 +41,11 @@ export interface Exchange {
   cacheSlot?: { key: string; ttlMs: number; maxBytes: number };
   /** Set by the pre-auth ban check: who the token claims to be, unverified (bans can only deny). */
   principalHint?: { consumerKey?: string; apiKeyKey?: string };
+  /**
+   * The request's one outcome event is already recorded: an MCP stream's `allow` goes out when the stream starts,
+   * or a response-phase rule failed and recorded its error as the outcome. What fails later is a detail event.
+   */
+  outcomeRecorded?: boolean;
 }
 
 /** An event to record, without the fields the emitter fills (user, proxy, ip, time). */

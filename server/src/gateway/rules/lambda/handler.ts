@@ -42,8 +42,17 @@ function baseInput(x: Exchange, rule: LambdaRule, tool: string | undefined, meth
 
 type Runner = { ok: true; lambda: CompiledLambda } | { ok: false; error: string };
 
-function failed(x: Exchange, rule: LambdaRule, phase: string, error: string, tool?: string): void {
-  emitFor(x, { type: 'lambda_error', ruleName: rule.name, tool, details: { phase, error } });
+/**
+ * A response-phase failure is the request's outcome (`lambda_error`) unless the outcome was already recorded (a
+ * stream's `allow`, or an earlier failed message of the same answer): then it is a `stream_error` detail.
+ */
+function failed(x: Exchange, rule: LambdaRule, error: string, tool?: string): void {
+  if (x.outcomeRecorded) {
+    emitFor(x, { type: 'stream_error', ruleName: rule.name, tool, details: { reason: 'lambda_failed', phase: 'response', error } });
+    return;
+  }
+  x.outcomeRecorded = true;
+  emitFor(x, { type: 'lambda_error', ruleName: rule.name, tool, details: { phase: 'response', error } });
 }
 
 function access(x: Exchange, rule: LambdaRule, runner: Runner): Verdict {
@@ -64,7 +73,7 @@ function access(x: Exchange, rule: LambdaRule, runner: Runner): Verdict {
 
 function response(x: Exchange, rule: LambdaRule, runner: Runner, tool: string | undefined, method: string, msg: JsonRpcMessage): MessageOutcome {
   const fail = (error: string): MessageOutcome => {
-    failed(x, rule, 'response', error, tool);
+    failed(x, rule, error, tool);
     return { kind: 'fail', code: RpcCode.lambdaFailed, message: lambdaFailedMessage(rule.name) };
   };
   if (!runner.ok) return fail(`compile: ${runner.error}`);
