@@ -45,14 +45,14 @@ export interface LiveStream {
 }
 
 export class LiveStreams {
-  private readonly live = new Map<string, { snapshot: () => StreamRecord; checkpointed: boolean }>();
+  private readonly live = new Map<string, { snapshot: () => StreamRecord; checkpointed: boolean; sinceMs: number }>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly intervalMs: number, private readonly write: (rows: CheckpointRow[]) => void) {}
 
   begin(snapshot: () => StreamRecord): LiveStream {
     const id = randomUUID();
-    const entry = { snapshot, checkpointed: false };
+    const entry = { snapshot, checkpointed: false, sinceMs: performance.now() };
     this.live.set(id, entry);
     this.arm();
     const live = this.live;
@@ -70,10 +70,12 @@ export class LiveStreams {
     return this.live.size;
   }
 
-  /** The records of every live stream, now (each is marked checkpointed). */
-  rows(): CheckpointRow[] {
+  /** The records of the live streams that have run for at least `minAgeMs`, now (each is marked checkpointed). */
+  rows(minAgeMs = 0): CheckpointRow[] {
     const out: CheckpointRow[] = [];
+    const born = performance.now() - minAgeMs;
     for (const [id, e] of this.live) {
+      if (e.sinceMs > born) continue;
       const record = e.snapshot();
       e.checkpointed = true;
       out.push({ id, llmId: record.llmId, record });
@@ -89,7 +91,10 @@ export class LiveStreams {
         this.timer = undefined;
         return;
       }
-      this.write(this.rows());
+      // Streams younger than one interval wait for the next tick: most answers end within a second, and recording
+      // them would cost a write and a delete each to protect less than what a tick's delay already leaves out.
+      const rows = this.rows(this.intervalMs);
+      if (rows.length) this.write(rows);
     }, this.intervalMs);
     this.timer.unref();
   }
