@@ -36,77 +36,66 @@ async function setup(t: TestApp) {
     const records = await s.db.query<{ recovered: boolean }>('SELECT recovered_ms IS NOT NULL AS recovered FROM llm_stream_checkpoints WHERE llm_id = $1', [llmId]);
     return { ...usage!, events: events.map((e) => `${e.event_type}${e.reason ? `:${e.reason}` : ''}`), records: records.map((r) => (r.recovered ? 'recovered' : 'live')) };
   };
-  return { s, writer, ledger, record, end, state };
+  const streams = new LiveStreams(60_000, (rows) => writer.checkpoint(rows));
+  /** Writes the live streams' records now; they are stale for a 10 ms orphan time once this resolves. */
+  const checkpointNow = async () => {
+    writer.checkpoint(streams.rows());
+    await writer.flush();
+    await new Promise((r) => setTimeout(r, 20));
+  };
+  const sweeper = (orphanMs = 10) => new StreamRecovery(s.db, ledger, silentLogger, undefined, orphanMs);
+  const close = async () => {
+    streams.close();
+    await writer.close();
+  };
+  return { writer, record, end, state, streams, checkpointNow, sweeper, close };
 }
 
-test('a checkpointed stream that ends deletes its record in the transaction that accounts it; nothing is left to recover', async () => {
+/** Runs `fn` on a fresh app with an LLM proxy, closing both afterwards. */
+async function withProxy(fn: (x: Awaited<ReturnType<typeof setup>>) => Promise<void>): Promise<void> {
   const t = await startTestApp();
   try {
-    const { s, writer, ledger, record, end, state } = await setup(t);
-    const streams = new LiveStreams(60_000, (rows) => writer.checkpoint(rows));
-    let out = 3;
-    const live = streams.begin(() => record(out));
-    writer.checkpoint(streams.rows());
-    await writer.flush();
-    assert.deepEqual((await state()).records, ['live']);
-    out = 7;
-    writer.checkpoint(streams.rows()); // a record taken just before the end goes out in the same batch as the end
-    assert.equal(live.end(), true);
-    writer.addStreamEnd(end(live.id, 9));
-    await writer.flush();
-    assert.deepEqual(await state(), { requests: 1, output: 9, cost: 900, events: ['allow'], records: [] });
-    const recovery = new StreamRecovery(s.db, ledger, silentLogger, undefined, 0);
-    assert.equal(await recovery.sweep(), 0);
-    assert.deepEqual((await state()).requests, 1);
-    streams.close();
-    await writer.close();
+    const x = await setup(t);
+    await fn(x);
+    await x.close();
   } finally {
     await t.close();
   }
-});
+}
 
-test('a stale record is charged once by gateways sweeping together; an upsert never revives it', async () => {
-  const t = await startTestApp();
-  try {
-    const { s, writer, ledger, record, state } = await setup(t);
-    const streams = new LiveStreams(60_000, (rows) => writer.checkpoint(rows));
-    streams.begin(() => record(5));
-    writer.checkpoint(streams.rows());
-    await writer.flush();
-    await new Promise((r) => setTimeout(r, 20));
-    const sweepers = [1, 2, 3].map(() => new StreamRecovery(s.db, ledger, silentLogger, undefined, 10));
-    const charged = await Promise.all(sweepers.map((r) => r.sweep()));
-    assert.deepEqual(charged.sort(), [0, 0, 1]);
-    assert.deepEqual(await state(), { requests: 1, output: 5, cost: 500, events: ['error:gateway_lost'], records: ['recovered'] });
-    writer.checkpoint(streams.rows()); // the owner was only slow: its next record does not undo the recovery
-    await writer.flush();
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await sweepers[0]!.sweep(), 0);
-    assert.deepEqual((await state()).records, ['recovered']);
-    streams.close();
-    await writer.close();
-  } finally {
-    await t.close();
-  }
-});
+test('a checkpointed stream that ends deletes its record in the transaction that accounts it; nothing is left to recover', () => withProxy(async ({ writer, record, end, state, streams, checkpointNow, sweeper }) => {
+  let out = 3;
+  const live = streams.begin(() => record(out));
+  await checkpointNow();
+  assert.deepEqual((await state()).records, ['live']);
+  out = 7;
+  writer.checkpoint(streams.rows()); // a record taken just before the end goes out in the same batch as the end
+  assert.equal(live.end(), true);
+  writer.addStreamEnd(end(live.id, 9));
+  await writer.flush();
+  assert.deepEqual(await state(), { requests: 1, output: 9, cost: 900, events: ['allow'], records: [] });
+  assert.equal(await sweeper(0).sweep(), 0);
+  assert.deepEqual((await state()).requests, 1);
+}));
 
-test('a gateway whose stream was recovered while it was cut off adds only what the recovery did not charge, and no second event', async () => {
-  const t = await startTestApp();
-  try {
-    const { s, writer, ledger, record, end, state } = await setup(t);
-    const streams = new LiveStreams(60_000, (rows) => writer.checkpoint(rows));
-    const live = streams.begin(() => record(4));
-    writer.checkpoint(streams.rows());
-    await writer.flush();
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(await new StreamRecovery(s.db, ledger, silentLogger, undefined, 10).sweep(), 1);
-    live.end();
-    writer.addStreamEnd(end(live.id, 11));
-    await writer.flush();
-    assert.deepEqual(await state(), { requests: 1, output: 11, cost: 1100, events: ['error:gateway_lost'], records: [] });
-    streams.close();
-    await writer.close();
-  } finally {
-    await t.close();
-  }
-});
+test('a stale record is charged once by gateways sweeping together; an upsert never revives it', () => withProxy(async ({ record, state, streams, checkpointNow, sweeper }) => {
+  streams.begin(() => record(5));
+  await checkpointNow();
+  const sweepers = [1, 2, 3].map(() => sweeper());
+  const charged = await Promise.all(sweepers.map((r) => r.sweep()));
+  assert.deepEqual(charged.sort(), [0, 0, 1]);
+  assert.deepEqual(await state(), { requests: 1, output: 5, cost: 500, events: ['error:gateway_lost'], records: ['recovered'] });
+  await checkpointNow(); // the owner was only slow: its next record does not undo the recovery
+  assert.equal(await sweepers[0]!.sweep(), 0);
+  assert.deepEqual((await state()).records, ['recovered']);
+}));
+
+test('a gateway whose stream was recovered while it was cut off adds only what the recovery did not charge, and no second event', () => withProxy(async ({ writer, record, end, state, streams, checkpointNow, sweeper }) => {
+  const live = streams.begin(() => record(4));
+  await checkpointNow();
+  assert.equal(await sweeper().sweep(), 1);
+  live.end();
+  writer.addStreamEnd(end(live.id, 11));
+  await writer.flush();
+  assert.deepEqual(await state(), { requests: 1, output: 11, cost: 1100, events: ['error:gateway_lost'], records: [] });
+}));
