@@ -18,12 +18,23 @@ export interface RawResponse {
 export function httpClient(base: string, timeoutMs = 30_000) {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-  function send(r: RawRequest): Promise<RawResponse> {
+  /**
+   * `openStreamMs`: an event stream that is still open after this long (an MCP GET stream stays open until the client
+   * leaves) is answered with what it sent so far, and closed.
+   */
+  function send(r: RawRequest, o: { openStreamMs?: number } = {}): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { ...r.headers };
       if (r.body) headers['content-length'] = r.body.length;
       const req = request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent, timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
+        if (o.openStreamMs !== undefined && /event-stream/.test(String(res.headers['content-type']))) {
+          setTimeout(() => {
+            if (res.complete) return;
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+            req.destroy();
+          }, o.openStreamMs).unref();
+        }
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);

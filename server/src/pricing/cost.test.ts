@@ -72,3 +72,13 @@ test('Mistral Large 3 and its -latest alias are priced as Large 3, dated Large 2
   assert.deepEqual(findPrice(models, 'mistral-large-2512')?.price, { input: 0.5, output: 1.5 });
   assert.deepEqual(findPrice(models, 'mistral-large-2411')?.price, { input: 2, output: 6 });
 });
+
+test('a model named after an Object.prototype member is priced as an unknown model, never as NaN', () => {
+  for (const model of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__defineGetter__']) {
+    for (const provider of ['openai', 'anthropic', 'gemini', 'mistral'] as const) {
+      const p = priceUsage(provider, model, { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 1000 }, Date.now());
+      assert.equal(p.priceKey, '*', `${provider} ${model}`);
+      assert.ok(Number.isFinite(p.costMicroCents) && p.costMicroCents > 0, `${provider} ${model}: ${p.costMicroCents}`);
+    }
+  }
+});

@@ -46,7 +46,8 @@ export function normalizeModel(model: string): string {
 /** Exact name first, then the longest family prefix followed by a separator, then the provider's `*` entry. */
 export function findPrice(models: Record<string, ModelPrice>, model: string): { key: string; price: ModelPrice } | undefined {
   const m = normalizeModel(model);
-  const exact = models[m];
+  // Own keys only: a client's model name such as `__proto__` or `constructor` must not find Object.prototype's.
+  const exact = Object.hasOwn(models, m) ? models[m] : undefined;
   if (exact) return { key: m, price: exact };
   let best: string | undefined;
   for (const key of Object.keys(models)) {
