@@ -87,6 +87,12 @@ describe('svc.request', () => {
     assert.deepEqual(values, ['blue', 'nil', 'a, b', 'yes']);
   });
 
+  it('get_header of a name Object.prototype has is nil, not a failure of the lambda', () => {
+    const { values } = evalLua(['svc.request.get_header("constructor")', 'svc.request.get_header("__proto__")', 'svc.request.get_header("toString")'],
+      { request: { headers: { 'x-team': 'blue' }, body: '' } });
+    assert.deepEqual(values, ['nil', 'nil', 'nil']);
+  });
+
   it('get_headers returns a fresh table of lower-case names', () => {
     const src = 'local h = svc.request.get_headers() h["x-team"] = "changed" svc.response.exit(200, svc.request.get_headers()["x-team"] .. "," .. h["content-type"])';
     assert.equal(exitBody(runOnce(src)), 'blue,application/json');

@@ -68,7 +68,8 @@ function logFunctions(slot: CallSlot): Record<LambdaLogLevel, LuaCFunction> {
 
 function headerValue(headers: LambdaInput['request']['headers'], name: string): string | undefined {
   const lower = name.toLowerCase();
-  let v = headers[lower];
+  // Own keys only: get_header('constructor') or ('__proto__') must not find Object.prototype's members.
+  let v = Object.hasOwn(headers, lower) ? headers[lower] : undefined;
   if (v === undefined) {
     for (const k of Object.keys(headers)) if (k.toLowerCase() === lower) { v = headers[k]; break; }
   }
