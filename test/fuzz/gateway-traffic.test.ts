@@ -21,7 +21,7 @@ import { startTestApp } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { createKey, createProxy, putRules, rawSession } from '../../server/src/testing/mcp-kit.ts';
-import type { Logger } from '../../server/src/log.ts';
+import { recordingLogger } from './recording-logger.ts';
 import { httpClient, type RawRequest, type RawResponse } from './client.ts';
 
 const RUNS = Number(process.env.TOLLGATE_FUZZ_RUNS ?? 1500);
@@ -47,16 +47,6 @@ const LLM_RULES = [
   { rule_type: 'model_route', tools: ['*'], pattern: 'route me', target_model: 'gpt-4o' },
   { rule_type: 'static_cache', tools: ['*'], cache_ttl: 60 },
 ];
-
-/** Everything the gateway logs at error level (an internal failure is logged in full): none may appear. */
-function recordingLogger(errors: string[]): Logger {
-  const log: Logger = {
-    debug() {}, info() {}, warn() {},
-    error(msg, fields) { errors.push(`${msg} ${JSON.stringify(fields, (_, v) => (v instanceof Error ? v.stack : v)).slice(0, 2000)}`); },
-    child: () => log,
-  };
-  return log;
-}
 
 interface Targets { mcpId: string; llmId: string; key: string; sid: string }
 

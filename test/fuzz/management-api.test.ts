@@ -16,7 +16,7 @@ import { startTestApp, type TestApp } from '../../server/src/testing/harness.ts'
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { signIn } from '../../server/src/testing/session.ts';
-import type { Logger } from '../../server/src/log.ts';
+import { recordingLogger } from './recording-logger.ts';
 import { httpClient } from './client.ts';
 import { fingerprinter } from './fingerprint.ts';
 import { makeHints } from './hints.ts';
@@ -28,16 +28,6 @@ import { World } from './world.ts';
 
 const RUNS = Number(process.env.TOLLGATE_FUZZ_RUNS ?? 3000);
 const SEED = Number(process.env.TOLLGATE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** Errors the API logs (a 500 is logged in full): shown with a failure. */
-function recordingLogger(errors: string[]): Logger {
-  const log: Logger = {
-    debug() {}, info() {}, warn() {},
-    error(msg, fields) { errors.push(`${msg} ${JSON.stringify(fields, (_, v) => (v instanceof Error ? v.stack : v)).slice(0, 2000)}`); },
-    child: () => log,
-  };
-  return log;
-}
 
 /** What another user sees of their own objects: it must never change while the fuzzed user does anything. */
 async function snapshotOf(t: TestApp, pat: string): Promise<unknown> {
