@@ -17,11 +17,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { createLogger } from '../../server/src/log.ts';
 import { startTestApp } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { createKey, createProxy, putRules, rawSession } from '../../server/src/testing/mcp-kit.ts';
-import { recordingLogger } from './recording-logger.ts';
 import { httpClient, type RawRequest, type RawResponse } from './client.ts';
 
 const RUNS = Number(process.env.TOLLGATE_FUZZ_RUNS ?? 1500);
@@ -152,7 +152,7 @@ test(`the gateway's MCP and LLM traffic under ${RUNS} fuzzed requests: no 500 of
   const up = await startMcpUpstream({ token: UPSTREAM_TOKEN });
   const fake = await startFakeProvider('openai');
   const errors: string[] = [];
-  const t = await startTestApp({ log: recordingLogger(errors), env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
+  const t = await startTestApp({ log: createLogger({}, 'error', (line) => errors.push(line)), env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
   const client = httpClient(t.gateway, 30_000);
   const statuses = new Map<string, number>();
   try {

@@ -12,11 +12,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { exportJWK, generateKeyPair } from 'jose';
+import { createLogger } from '../../server/src/log.ts';
 import { startTestApp, type TestApp } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { signIn } from '../../server/src/testing/session.ts';
-import { recordingLogger } from './recording-logger.ts';
 import { httpClient } from './client.ts';
 import { fingerprinter } from './fingerprint.ts';
 import { makeHints } from './hints.ts';
@@ -48,7 +48,7 @@ test(`every management route under ${RUNS} fuzzed requests: no 5xx, errors in th
   const fake = await startFakeProvider('openai');
   const errors: string[] = [];
   const t = await startTestApp({
-    lookup: fuzzLookup, log: recordingLogger(errors),
+    lookup: fuzzLookup, log: createLogger({}, 'error', (line) => errors.push(line)),
     env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url, TOLLGATE_REPIN_INTERVAL_MS: '3600000' },
   });
   const client = httpClient(t.api);
