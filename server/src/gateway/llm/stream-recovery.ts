@@ -34,15 +34,15 @@ export class StreamRecovery {
 
   private async tick(): Promise<void> {
     if (this.running) return;
-    const skip = this.lastFailed;
     try {
-      await this.db.query('SELECT 1');
+      // Right after a failure only the purge runs: it tells whether the database answers again, and claims nothing.
+      if (this.lastFailed) await purgeRecovered(this.db);
+      else await this.sweep();
       this.lastFailed = false;
-    } catch {
+    } catch (err) {
+      if (!this.lastFailed) this.log.warn('recovering the streams of stopped gateways failed; will retry', { err });
       this.lastFailed = true;
-      return;
     }
-    if (!skip) await this.sweep().catch((err: unknown) => this.log.warn('recovering the streams of stopped gateways failed; will retry', { err }));
   }
 
   /** One sweep; returns how many streams it charged. */
