@@ -103,13 +103,24 @@ function recordConversation(d: AccountingDeps, o: Outcome): void {
   });
 }
 
-function allowDetails(o: Outcome): Record<string, unknown> {
-  const routed = o.call.routedBy !== undefined;
+/** The request's side of its outcome event: the answer's status, the endpoint, and where model_route sent it. */
+function requestDetails(call: LlmCall, status: number): Record<string, unknown> {
+  const routed = call.routedBy !== undefined;
+  return { status, endpoint: call.endpoint?.kind ?? 'passthrough', requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy };
+}
+
+/** What an outcome event says was charged (the same fields for a finished stream and a recovered one). */
+export function chargedDetails(usage: TokenUsage, costMicro: number, pricingVersion: string | undefined, estimated: boolean): Record<string, unknown> {
   return {
-    status: o.c.status, endpoint: o.call.endpoint?.kind ?? 'passthrough', streamed: o.call.stream, aborted: o.c.aborted || undefined,
-    input_tokens: o.usage.inputTokens, cached_input_tokens: o.usage.cachedInputTokens, output_tokens: o.usage.outputTokens,
-    cost_cents: microToCents(o.cost), pricing_version: o.call.accounted ? o.pricingVersion : undefined, estimated: o.estimated || undefined,
-    requested_model: routed ? o.call.requestedModel : undefined, routed_by: o.call.routedBy,
+    input_tokens: usage.inputTokens, cached_input_tokens: usage.cachedInputTokens, output_tokens: usage.outputTokens,
+    cost_cents: microToCents(costMicro), pricing_version: pricingVersion, estimated: estimated || undefined,
+  };
+}
+
+function allowDetails(o: Outcome): Record<string, unknown> {
+  return {
+    ...requestDetails(o.call, o.c.status), streamed: o.call.stream, aborted: o.c.aborted || undefined,
+    ...chargedDetails(o.usage, o.cost, o.call.accounted ? o.pricingVersion : undefined, o.estimated),
     upstream_error: o.c.metered?.error,
   };
 }
@@ -121,12 +132,11 @@ function allowDetails(o: Outcome): Record<string, unknown> {
 export function liveRecord(x: Exchange, call: LlmCall, meter: ResponseMeter, hold: BudgetHold | undefined, status: number, startMs: number): () => StreamRecord {
   const proxy = x.proxy as LlmProxyConfig;
   const model = call.model ?? '';
-  const routed = call.routedBy !== undefined;
   const base = {
     userId: proxy.userId, llmId: proxy.id, credentialId: x.identity?.credentialId ?? '', clientIp: x.clientIp, model, requestedModel: x.facts.model, startMs,
     // The hold as admitted (settling empties it, and a record may be serialised after that).
     hold: hold ? { estimateMicro: hold.estimateMicro, entries: hold.entries.map((e) => ({ ...e })) } : undefined,
-    details: { status, endpoint: call.endpoint?.kind ?? 'passthrough', requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy },
+    details: requestDetails(call, status),
   };
   return () => {
     const { usage, estimated } = deliveredUsage(meter, call.bodyBytes);

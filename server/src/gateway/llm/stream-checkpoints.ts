@@ -10,8 +10,8 @@ import type { SpendCharge } from '../../budgets/durable.ts';
 import { dayNumber } from '../../budgets/windows.ts';
 import type { Queryable } from '../../db/db.ts';
 import { storableJson } from '../../db/text.ts';
-import { microToCents } from '../../pricing/cost.ts';
 import type { UsageIncrement } from '../../usage/rows.ts';
+import { chargedDetails } from './accounting.ts';
 import type { CheckpointRow, StreamRecord } from './live-streams.ts';
 
 const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -116,11 +116,7 @@ export function orphanAccounting(o: Orphan): { usage: UsageIncrement; charges: S
     : [];
   const event: AuditEvent = {
     userId: r.userId, timestamp: Math.floor(o.atMs / 1000), eventType: 'error', clientIp: r.clientIp, llmUuid: r.llmId, model: r.requestedModel,
-    details: {
-      reason: 'gateway_lost', ...r.details, streamed: true, aborted: 'gateway_lost',
-      input_tokens: r.usage.inputTokens, cached_input_tokens: r.usage.cachedInputTokens, output_tokens: r.usage.outputTokens,
-      cost_cents: microToCents(r.costMicro), pricing_version: r.pricingVersion, estimated: r.estimated || undefined,
-    },
+    details: { reason: 'gateway_lost', ...r.details, streamed: true, aborted: 'gateway_lost', ...chargedDetails(r.usage, r.costMicro, r.pricingVersion, r.estimated) },
   };
   return { usage, charges, event };
 }
