@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerParseErrorsInJson } from '../http/parse-errors.ts';
+import { GATEWAY_STOPPING_MESSAGE } from './upstream/pool.ts';
 import type { Services } from '../services.ts';
 import { ConfigStore } from './config-store.ts';
 import { buildHostCheck } from './host-check.ts';
@@ -60,7 +61,7 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
     if (closing) {
       req.resume();
       res.setHeader('connection', 'close');
-      sendJson(res, 503, { error: 'Gateway is shutting down' });
+      sendJson(res, 503, { error: GATEWAY_STOPPING_MESSAGE });
       return;
     }
     // DNS-rebinding protection comes before routing: a Host that is none of the gateway's names reaches no proxy.

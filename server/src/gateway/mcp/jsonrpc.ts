@@ -1,4 +1,6 @@
 // JSON-RPC 2.0 as MCP uses it: what the gateway reads from a request body and the errors it answers with.
+import { GATEWAY_STOPPING_MESSAGE } from '../upstream/pool.ts';
+import { McpMsg } from './messages.ts';
 export type JsonRpcId = string | number;
 
 export interface JsonRpcMessage {
@@ -42,8 +44,8 @@ export const RpcCode = {
 
 export const RpcMsg = {
   responseTooLarge: 'Response too large',
-  upstreamBroken: 'Upstream MCP server broke off its answer',
-  gatewayStopping: 'Gateway is shutting down',
+  upstreamBroken: McpMsg.broken,
+  gatewayStopping: GATEWAY_STOPPING_MESSAGE,
 } as const;
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

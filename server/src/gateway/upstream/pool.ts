@@ -7,6 +7,9 @@ import type { Dispatcher } from 'undici';
 import { createPinnedAgent, type PinnedAgentOptions } from '../../net/pinned-dispatcher.ts';
 import type { Pin } from '../../net/upstream-guard.ts';
 
+/** What a client is told when a stopping gateway refuses or cuts its request (HTTP 503, or a JSON-RPC error). */
+export const GATEWAY_STOPPING_MESSAGE = 'Gateway is shutting down';
+
 /** The error requests still in flight get when a stopping gateway cuts them (see PinnedPool.destroy). */
 export class GatewayStopping extends Error {
   readonly code = 'TOLLGATE_GATEWAY_STOPPING';
