@@ -17,7 +17,7 @@ import type { Services } from '../../services.ts';
 import type { ConfigStore } from '../config-store.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
-import type { ProxyHandler } from '../proxy-handler.ts';
+import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
 import { accountCompleted, liveRecord, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LlmMsg } from './authorize.ts';
@@ -61,23 +61,19 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   recovery.start();
   const d: Deps = { s, store, runtimes, ledger, writer, streams };
   // Requests still running, so flush() can wait for their accounting (it runs after the client has its answer).
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new InFlight();
   return {
     handle(req, res, route) {
-      const p = handleLlm(d, req, res, route);
-      inFlight.add(p);
-      const done = () => { inFlight.delete(p); };
-      p.then(done, done);
-      return p;
+      return inFlight.add(handleLlm(d, req, res, route));
     },
     async flush() {
-      await Promise.allSettled(inFlight);
+      await inFlight.settled();
       await writer.flush();
     },
     async close() {
       // Requests in flight finish first (their upstream calls need the pools) and account what they used; only then is
       // the writer flushed a last time. Bounded: a stream that outlives the grace period is cut.
-      await Promise.race([Promise.allSettled(inFlight), new Promise((r) => setTimeout(r, DRAIN_GRACE_MS).unref())]);
+      await inFlight.settled(DRAIN_GRACE_MS);
       recovery.close();
       // A stream cut by the grace period keeps its last record: another gateway charges what it delivered.
       streams.close();

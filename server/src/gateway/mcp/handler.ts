@@ -10,7 +10,7 @@ import type { Services } from '../../services.ts';
 import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
-import type { ProxyHandler } from '../proxy-handler.ts';
+import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
 import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
 import { originAllowed, sendRpc } from './http.ts';
 import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
@@ -36,7 +36,7 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
   });
 
   // SSE answers being passed on (so that close() can let them finish answering their waiting requests).
-  const openStreams = new Set<Promise<void>>();
+  const openStreams = new InFlight();
   return {
     async handle(req, res, route) {
       const snap = store.current;
@@ -61,7 +61,7 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
       // Open SSE streams would hold a graceful close up indefinitely: they are cut, and given a moment to tell their
       // waiting requests so (and record it) before the last audit flush.
       await agents.destroy();
-      await Promise.race([Promise.allSettled(openStreams), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await openStreams.settled(2000);
     },
   };
 }
@@ -81,15 +81,11 @@ function authorizeProxy(rt: McpRuntime) {
 }
 
 /** Passes an SSE answer on, counted among the open streams while it lasts. */
-function relayStream(open: Set<Promise<void>>, ctx: Parameters<typeof respondStream>[0], up: UpstreamResponse): Promise<void> {
-  const p = respondStream(ctx, up);
-  open.add(p);
-  const done = () => { open.delete(p); };
-  p.then(done, done);
-  return p;
+function relayStream(open: InFlight, ctx: Parameters<typeof respondStream>[0], up: UpstreamResponse): Promise<void> {
+  return open.add(respondStream(ctx, up));
 }
 
-async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: Set<Promise<void>>): Promise<void> {
+async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight): Promise<void> {
   const raw = await readBodyOr413(req, res, MAX_MCP_REQUEST_BYTES);
   if (!raw) return;
   const text = raw.toString('utf8');
@@ -208,7 +204,7 @@ function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { k
   sendError(res, v.status, v.message, v.headers);
 }
 
-async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: Set<Promise<void>>): Promise<void> {
+async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight): Promise<void> {
   req.resume();
   const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
