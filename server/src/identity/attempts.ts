@@ -1,6 +1,7 @@
 // Fixed-window attempt counters in the shared state store (Redis across replicas), for the 2FA code checks and
-// failed sign-ins. The counter is bumped before the credential is checked, so guesses are counted even when the
-// request is otherwise malformed.
+// sign-in. Every counter is bumped atomically BEFORE the credential is checked: a limit read first and bumped after a
+// failure lets parallel guesses all pass the read before any of them fails, so under concurrency the limit would not
+// hold. Counting first also counts guesses whose request is otherwise malformed.
 import { HttpError } from '../http/errors.ts';
 import type { State } from '../state/state.ts';
 
@@ -20,7 +21,10 @@ export const MFA_CHALLENGE_ATTEMPTS: AttemptLimit = {
 /** Not in the spec: the same budget, counted separately, for the code checks of /api/2fa/verify and /disable. */
 export const MFA_MANAGE_ATTEMPTS: AttemptLimit = { ...MFA_CHALLENGE_ATTEMPTS, keyPrefix: 'mfa:manage:' };
 
-/** Not in the spec: slows password guessing against one account (counts failures only). */
+/**
+ * Not in the spec: slows password guessing against one account. Every password check is counted first; a successful
+ * one is refunded (refundAttempt), so the window holds at most 10 failed checks per e-mail.
+ */
 export const LOGIN_FAILURES: AttemptLimit = {
   keyPrefix: 'login:failures:', max: 10, windowMs: 5 * 60_000, message: 'Too many failed sign-in attempts. Try again later.',
 };
@@ -36,8 +40,10 @@ export async function countAttempt(state: State, limit: AttemptLimit, subject: s
   if (value > limit.max) throw tooMany(limit, ttlMs);
 }
 
-/** Throws 429 when the window is already exhausted, without counting (for counters bumped only on failure). */
-export async function assertUnderLimit(state: State, limit: AttemptLimit, subject: string): Promise<void> {
-  const key = limit.keyPrefix + subject;
-  if ((await state.getNumber(key)) >= limit.max) throw tooMany(limit, await state.ttl(key));
+/**
+ * Gives back the attempt a success counted. Only the caller's own unit: resetting the window instead would let a
+ * user's sign-in wipe out the failures an attacker had spent, and a window that expired meanwhile is not recreated.
+ */
+export async function refundAttempt(state: State, limit: AttemptLimit, subject: string): Promise<void> {
+  await state.incrIfExists(limit.keyPrefix + subject, -1, limit.windowMs);
 }

@@ -5,6 +5,7 @@ import { sha256Hex } from '../crypto/tokens.ts';
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import type { AuthContext } from '../http/auth-context.ts';
+import { MAX_SESSION_COOKIES } from './session-cookie.ts';
 
 interface IdentityRow {
   user_id: string;
@@ -40,4 +41,23 @@ export async function authenticateSession(q: Queryable, sessionToken: string, no
     userId: r.user_id, email: r.email, consumerId: r.consumer_id, consumerTags: r.tags, channel: 'session',
     sessionIdHash: idHash, mfaPassed: r.mfa_passed || !r.totp_enabled,
   };
+}
+
+/**
+ * The session named by a request's session cookies (session-cookie.ts sessionTokens). Another host of the site can
+ * plant a cookie of the same name, and a browser sends it first when its Path is longer, so the first value is not
+ * trusted: each is looked up and the request has a session only when exactly one of them is live. A planted value
+ * that names no session does not lock the user out; a planted live session (the attacker's own, to have the victim
+ * type secrets into the attacker's account) next to the user's is ambiguous and gets no session at all.
+ */
+export async function authenticateSessionTokens(q: Queryable, tokens: string[], nowS: number): Promise<AuthContext | undefined> {
+  if (tokens.length > MAX_SESSION_COOKIES) return undefined;
+  let found: AuthContext | undefined;
+  for (const token of tokens) {
+    const auth = await authenticateSession(q, token, nowS);
+    if (!auth) continue;
+    if (found) return undefined;
+    found = auth;
+  }
+  return found;
 }

@@ -32,6 +32,8 @@ export interface McpUpstreamOptions {
   noResources?: boolean;
   /** The SDK's own DNS-rebinding protection: only its loopback address and port are accepted as Host. */
   hostProtection?: boolean;
+  /** Extra headers on every answer (an upstream that sets cookies, for instance). */
+  responseHeaders?: Record<string, string | string[]>;
 }
 
 export const SECRET_TEXT = 'card 4111-1111-1111-1111 belongs to alice@example.com';
@@ -103,6 +105,7 @@ export async function startMcpUpstream(opts: McpUpstreamOptions = {}): Promise<M
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     requests.push({ method: req.method ?? '', headers: req.headers });
     last = req.headers;
+    for (const [name, value] of Object.entries(opts.responseHeaders ?? {})) res.setHeader(name, value);
     if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;

@@ -5,26 +5,31 @@ import { SESSION_COOKIE } from '../identity/session-cookie.ts';
 import { base32Decode, totpAt } from '../identity/totp.ts';
 
 export interface SignedIn {
-  /** `tollgate_session=<token>`, ready for a Cookie header. */
+  /** `tollgate_session=<token>` (`__Host-tollgate_session=…` over TLS), ready for a Cookie header. */
   cookie: string;
   token: string;
   res: HttpResult;
 }
 
-export function sessionToken(res: HttpResult): string | undefined {
+/** The session cookie a response set, under either name (session-cookie.ts sessionCookieName). */
+function sessionSetCookie(res: HttpResult): { name: string; token: string } | undefined {
   for (const c of res.headers.getSetCookie()) {
-    const m = new RegExp(`^${SESSION_COOKIE}=([^;]*)`).exec(c);
-    if (m) return m[1];
+    const m = new RegExp(`^((?:__Host-)?${SESSION_COOKIE})=([^;]*)`).exec(c);
+    if (m) return { name: m[1]!, token: m[2]! };
   }
   return undefined;
+}
+
+export function sessionToken(res: HttpResult): string | undefined {
+  return sessionSetCookie(res)?.token;
 }
 
 export async function signIn(t: TestApp, email: string, password = TEST_PASSWORD, headers: Record<string, string> = {}): Promise<SignedIn> {
   const res = await t.request('POST', '/api/auth/login', { body: { email, password }, headers });
   assert.equal(res.status, 200, `sign-in failed: ${res.text}`);
-  const token = sessionToken(res);
-  assert.ok(token, 'sign-in set no session cookie');
-  return { cookie: `${SESSION_COOKIE}=${token}`, token, res };
+  const set = sessionSetCookie(res);
+  assert.ok(set?.token, 'sign-in set no session cookie');
+  return { cookie: `${set.name}=${set.token}`, token: set.token, res };
 }
 
 /** Options for t.request with the session cookie (and extra headers). */

@@ -5,9 +5,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { bearerTokenOrEmpty } from '../../http/authorization.ts';
-import { cookie } from '../../http/cookies.ts';
-import { authenticatePat, authenticateSession } from '../../identity/authenticate.ts';
-import { SESSION_COOKIE } from '../../identity/session-cookie.ts';
+import { authenticatePat, authenticateSessionTokens } from '../../identity/authenticate.ts';
+import { sessionTokens } from '../../identity/session-cookie.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthRequirement } from '../../http/router.ts';
 import { unixNow, type Services } from '../../services.ts';
@@ -15,8 +14,8 @@ import { contextOf } from './context.ts';
 import { sessionOrigin } from './origin.ts';
 
 function session(req: Request, s: Services): Promise<AuthContext | undefined> | undefined {
-  const sid = cookie(req, SESSION_COOKIE);
-  return sid ? authenticateSession(s.db, sid, unixNow(s.clock)) : undefined;
+  const tokens = sessionTokens(req);
+  return tokens.length ? authenticateSessionTokens(s.db, tokens, unixNow(s.clock)) : undefined;
 }
 
 /** A PAT (401 when unknown) or else a live session (401 when none). */

@@ -196,3 +196,95 @@ test('a malformed or unknown session cookie is 401 Not authenticated, never a 50
     assert.equal(r.status, 400, JSON.stringify(body));
   }
 });
+
+/** How many answers had each status. */
+function statusCounts(results: Array<{ status: number }>): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+}
+
+test('50 parallel wrong passwords for one e-mail: exactly 10 are checked (401), the other 40 get 429 unchecked', async () => {
+  const u = await t.createUser();
+  const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+    t.request('POST', '/api/auth/login', { body: { email: u.email, password: `wrong-${i}` } })));
+  // A 401 is a password that was verified and failed; a 429 was refused before any check.
+  assert.deepEqual(statusCounts(results), { 401: 10, 429: 40 });
+  for (const r of results.filter((x) => x.status === 429)) {
+    assert.deepEqual(r.body, { error: 'Too many failed sign-in attempts. Try again later.' });
+    assert.ok(Number(r.headers.get('retry-after')) > 0);
+  }
+  const right = await t.request('POST', '/api/auth/login', { body: { email: u.email, password: TEST_PASSWORD } });
+  assert.equal(right.status, 429, 'the window is spent, even for the right password');
+});
+
+test('a successful sign-in gives its attempt back: the window counts failed password checks only', async () => {
+  const u = await t.createUser();
+  const login = (password: string) => t.request('POST', '/api/auth/login', { body: { email: u.email, password } });
+  for (let i = 0; i < 9; i++) assert.equal((await login(`wrong-${i}`)).status, 401);
+  assert.equal((await login(TEST_PASSWORD)).status, 200, 'under the limit the right password signs in');
+  assert.equal((await login('wrong-9')).status, 401, 'the success did not use up the tenth failure');
+  assert.equal((await login(TEST_PASSWORD)).status, 429, 'ten failures: the window is closed');
+});
+
+test('over TLS the cookie is __Host-tollgate_session (Secure, Path=/, no Domain), and only that name is read there', async () => {
+  const u = await t.createUser();
+  const tls = { 'x-forwarded-proto': 'https' };
+  const { res, token } = await signIn(t, u.email, TEST_PASSWORD, tls);
+  const setCookie = res.headers.getSetCookie()[0]!;
+  assert.ok(setCookie.startsWith(`__Host-tollgate_session=${token};`), setCookie);
+  const attrs = cookieAttributes(setCookie);
+  assert.ok(attrs.has('secure'));
+  assert.equal(attrs.get('path'), '/');
+  assert.equal(attrs.has('domain'), false);
+
+  const hostCookie = `__Host-tollgate_session=${token}`;
+  assert.equal((await t.request('GET', '/api/profile', withCookie(hostCookie, { headers: tls }))).status, 200);
+  // The unprefixed name is one any host of the site can set: over TLS it names no session, even a live one.
+  const plainName = await t.request('GET', '/api/profile', withCookie(`tollgate_session=${token}`, { headers: tls }));
+  assert.equal(plainName.status, 401);
+  assert.deepEqual(plainName.body, NOT_AUTHENTICATED);
+  // A browser never sends a Secure cookie over plain http, so plain http reads only the unprefixed name.
+  assert.equal((await t.request('GET', '/api/profile', withCookie(hostCookie))).status, 401);
+
+  const out = await t.request('POST', '/api/auth/logout', withCookie(hostCookie, { headers: tls }));
+  assert.equal(out.status, 200);
+  const cleared = out.headers.getSetCookie()[0]!;
+  assert.ok(cleared.startsWith('__Host-tollgate_session=;'), cleared);
+  assert.ok(cookieAttributes(cleared).has('secure'));
+  assert.equal(cookieAttributes(cleared).get('max-age'), '0');
+});
+
+test('a planted session cookie sent before the real one does not win: an invalid one is skipped, a second live session is no session', async () => {
+  const u = await t.createUser();
+  const real = await signIn(t, u.email);
+  const attacker = await t.createUser();
+  const planted = await signIn(t, attacker.email);
+
+  const garbageFirst = await t.request('GET', '/api/profile', { headers: { cookie: `tollgate_session=planted-garbage; ${real.cookie}` } });
+  assert.equal(garbageFirst.status, 200, 'a planted value that names no session does not lock the user out');
+  assert.equal(garbageFirst.body.email, u.email);
+
+  for (const cookie of [`${planted.cookie}; ${real.cookie}`, `${real.cookie}; ${planted.cookie}`]) {
+    const r = await t.request('GET', '/api/profile', { headers: { cookie } });
+    assert.equal(r.status, 401, 'two live sessions are ambiguous: neither is used, whichever comes first');
+    assert.deepEqual(r.body, NOT_AUTHENTICATED);
+  }
+  const tooMany = ['a', 'b', 'c', 'd'].map((v) => `tollgate_session=${v}`).join('; ');
+  assert.equal((await t.request('GET', '/api/profile', { headers: { cookie: `${tooMany}; ${real.cookie}` } })).status, 401,
+    'more than 4 values are no browser session');
+});
+
+test('signing in ends every session the request presented, so a planted live session cannot keep the user ambiguous', async () => {
+  const u = await t.createUser();
+  const old = await signIn(t, u.email);
+  const attacker = await t.createUser();
+  const planted = await signIn(t, attacker.email);
+  const fresh = await signIn(t, u.email, TEST_PASSWORD, { cookie: `${planted.cookie}; ${old.cookie}` });
+  assert.equal((await t.request('GET', '/api/profile', withCookie(planted.cookie))).status, 401, 'the planted session was ended');
+  assert.equal((await t.request('GET', '/api/profile', withCookie(old.cookie))).status, 401, 'the old session was ended');
+  // The browser still sends the planted cookie, now naming no session: the new one is the only live one.
+  const r = await t.request('GET', '/api/profile', withCookie(`${planted.cookie}; ${fresh.cookie}`));
+  assert.equal(r.status, 200);
+  assert.equal(r.body.email, u.email);
+});

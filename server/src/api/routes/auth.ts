@@ -2,14 +2,14 @@
 // one public route under /api/auth/*; like every session-only route it still refuses a PAT with the spec's 403.
 import { loginBodySchema } from '@tollgate/contract';
 import { bearerTokenOrEmpty } from '../../http/authorization.ts';
-import { cookie, isSecureRequest } from '../../http/cookies.ts';
+import { isSecureRequest } from '../../http/cookies.ts';
 import { HttpError, Msg } from '../../http/errors.ts';
 import { Reply, type RequestContext, type Router } from '../../http/router.ts';
 import { parseOr400 } from '../../http/validate.ts';
-import { assertUnderLimit, LOGIN_FAILURES } from '../../identity/attempts.ts';
+import { countAttempt, LOGIN_FAILURES, refundAttempt } from '../../identity/attempts.ts';
 import { checkPassword } from '../../identity/login.ts';
 import { authenticatePat } from '../../identity/authenticate.ts';
-import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from '../../identity/session-cookie.ts';
+import { clearedSessionCookie, MAX_SESSION_COOKIES, sessionCookie, sessionTokens } from '../../identity/session-cookie.ts';
 import { createSession, deleteSession, deleteSessionByToken, sessionTimes } from '../../identity/sessions.ts';
 import { twofaState } from '../../identity/twofa.ts';
 import { getProfile, normalizeEmail } from '../../identity/users.ts';
@@ -32,18 +32,21 @@ async function login(ctx: RequestContext, s: Services): Promise<Reply> {
   checkOrigin(ctx.req, s); // login CSRF: a foreign page must not sign the browser into another account
   const body = parseOr400(loginBodySchema, await ctx.json());
   const email = normalizeEmail(body.email);
-  await assertUnderLimit(s.state, LOGIN_FAILURES, email);
+  // Counted before the password is checked, atomically (identity/attempts.ts): at most 10 checks fail per window.
+  await countAttempt(s.state, LOGIN_FAILURES, email);
   const user = await checkPassword(s.db, email, body.password);
-  if (!user) {
-    await s.state.incr(LOGIN_FAILURES.keyPrefix + email, 1, LOGIN_FAILURES.windowMs);
-    throw new HttpError(401, LOGIN_FAILED);
-  }
+  if (!user) throw new HttpError(401, LOGIN_FAILED);
+  // The window counts failures: a sign-in that succeeded gives its unit back. Losing the refund (state store down
+  // since the count) only costs that unit, so it must not fail the sign-in.
+  await refundAttempt(s.state, LOGIN_FAILURES, email).catch((err: unknown) => s.log.warn('sign-in attempt not refunded', { err }));
   const now = unixNow(s.clock);
-  const previous = cookie(ctx.req, SESSION_COOKIE);
   // A new session id on every sign-in (no fixation); mfa_passed starts false and only a valid code sets it, so a
-  // session opened before 2FA was enabled does not skip the challenge afterwards.
+  // session opened before 2FA was enabled does not skip the challenge afterwards. Every session the request
+  // presents is ended (presenting a token proves its possession), a planted duplicate included; as many as a
+  // session lookup would consider, so one request cannot ask for hundreds of deletes.
+  const previous = sessionTokens(ctx.req).slice(0, MAX_SESSION_COOKIES);
   const session = await s.db.tx(async (q) => {
-    if (previous) await deleteSessionByToken(q, previous);
+    for (const token of previous) await deleteSessionByToken(q, token);
     return createSession(q, user.id, false, now);
   });
   s.log.info('dashboard sign-in', { userId: user.id, mfaRequired: user.totpEnabled });

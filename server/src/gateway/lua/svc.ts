@@ -2,6 +2,7 @@
 // slot the engine fills for the duration of one synchronous run; the svc tables themselves are shared, read-only.
 import type { LuaCFunction } from 'fengari';
 import type { Budget } from './budget.ts';
+import { COOKIE_SETTING_HEADERS } from '../upstream/headers.ts';
 import { encodeAt, jsonFunctions, pushJsonNull } from './json.ts';
 import { makeReadOnly, setFunctions } from './sandbox.ts';
 import type { LambdaInput, LambdaLogLevel } from './types.ts';
@@ -123,6 +124,18 @@ function bodyArg(L: LuaState, enc: JsonEncoding, idx: number, fn: string): { bod
   return raise(L, `${fn}: body must be a string or a table (encoded as JSON)`);
 }
 
+/** The header under the table key at -2 and the value at -1 (popped): its lower-case name and value, or a Lua error. */
+function exitHeader(L: LuaState): [string, string] {
+  const name = textAt(L, -2);
+  const value = lua.lua_type(L, -1) === lua.LUA_TNUMBER ? String(lua.lua_tonumber(L, -1)) : textAt(L, -1);
+  lua.lua_pop(L, 1);
+  if (name === null || !HEADER_NAME.test(name)) raise(L, 'svc.response.exit: invalid header name');
+  if (value === null || !HEADER_VALUE.test(value)) raise(L, `svc.response.exit: invalid value for header ${name}`);
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) raise(L, `svc.response.exit: header ${lower} is set by the gateway`);
+  return [lower, value];
+}
+
 function exitHeaders(L: LuaState, idx: number): Record<string, string> {
   const out: Record<string, string> = {};
   const t = lua.lua_type(L, idx);
@@ -131,15 +144,11 @@ function exitHeaders(L: LuaState, idx: number): Record<string, string> {
   let count = 0;
   lua.lua_pushnil(L);
   while (lua.lua_next(L, idx)) {
-    const name = textAt(L, -2);
-    const value = lua.lua_type(L, -1) === lua.LUA_TNUMBER ? String(lua.lua_tonumber(L, -1)) : textAt(L, -1);
-    lua.lua_pop(L, 1);
-    if (name === null || !HEADER_NAME.test(name)) raise(L, 'svc.response.exit: invalid header name');
-    if (value === null || !HEADER_VALUE.test(value)) raise(L, `svc.response.exit: invalid value for header ${name}`);
-    const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) raise(L, `svc.response.exit: header ${lower} is set by the gateway`);
+    const [name, value] = exitHeader(L);
+    // Dropped rather than refused: the answer a lambda meant still goes out, only without the cookie it must not set.
+    if (COOKIE_SETTING_HEADERS.has(name)) continue;
     if (++count > MAX_EXIT_HEADERS) raise(L, `svc.response.exit: at most ${MAX_EXIT_HEADERS} headers`);
-    out[lower] = value;
+    out[name] = value;
   }
   return out;
 }

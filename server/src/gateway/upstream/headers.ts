@@ -21,8 +21,21 @@ const NEVER_FORWARDED = new Set([
   'host', 'content-length', 'expect', 'accept-encoding', 'origin',
 ]);
 
-/** Response headers never passed back: hop-by-hop ones (the client's connection is the gateway's, not the upstream's). */
-const HOP_BY_HOP_RESPONSE = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/**
+ * Cookies an answer may not set in the client. The gateway's host names belong to the site the dashboard is on (a
+ * proxy is `<id>.<proxy domain>`), so a cookie an upstream or a tenant's lambda sets there could be scoped to the
+ * parent domain and reach the management API, or shadow its session cookie. No proxy needs cookies: MCP sessions
+ * travel in Mcp-Session-Id, and a browser gets none of these answers as a page.
+ */
+export const COOKIE_SETTING_HEADERS: ReadonlySet<string> = new Set(['set-cookie', 'set-cookie2']);
+
+/**
+ * Response headers never passed back: hop-by-hop ones (the client's connection is the gateway's, not the upstream's)
+ * and the cookie-setting ones.
+ */
+const NEVER_RETURNED = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', ...COOKIE_SETTING_HEADERS,
+]);
 
 /** The headers named in a Connection header (lower case), which are hop-by-hop by declaration. */
 function connectionListed(value: string | string[] | undefined): string[] | undefined {
@@ -53,14 +66,14 @@ export function upstreamRequestHeaders(inbound: IncomingHttpHeaders, inject: rea
 }
 
 /**
- * The upstream's response headers as the client gets them: hop-by-hop ones and `proxy-*` removed, and the length
- * too when the gateway may rewrite the body (`bodyMayChange`).
+ * The upstream's response headers as the client gets them: hop-by-hop ones, `proxy-*` and Set-Cookie removed, and
+ * the length too when the gateway may rewrite the body (`bodyMayChange`).
  */
 export function clientResponseHeaders(upstream: Record<string, string | string[] | undefined>, bodyMayChange: boolean): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const k in upstream) {
     const v = upstream[k];
-    if (v === undefined || HOP_BY_HOP_RESPONSE.has(k) || k.startsWith('proxy-') || (bodyMayChange && k === 'content-length')) continue;
+    if (v === undefined || NEVER_RETURNED.has(k) || k.startsWith('proxy-') || (bodyMayChange && k === 'content-length')) continue;
     out[k] = v;
   }
   return out;

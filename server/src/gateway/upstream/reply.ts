@@ -3,14 +3,22 @@
 // comes after the response has started (an upstream stream broke off) cannot be written any more: the client's
 // connection is cut instead, so it cannot take a truncated answer for a whole one.
 import type { ServerResponse } from 'node:http';
+import { COOKIE_SETTING_HEADERS } from './headers.ts';
 
-/** Writes a whole body with the given headers (their content type kept) and its length. */
+/**
+ * Writes a whole body with the given headers (their content type kept) and its length. Every answer the gateway
+ * writes itself passes here, a rule's (a lambda's exit, a cache hit) too, so no cookie is set here whatever the
+ * headers came from (headers.ts COOKIE_SETTING_HEADERS says why).
+ */
 export function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]>): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  const out: Record<string, string | string[] | number> = {};
+  for (const k in headers) if (!COOKIE_SETTING_HEADERS.has(k.toLowerCase())) out[k] = headers[k]!;
+  out['content-length'] = Buffer.byteLength(body);
+  res.writeHead(status, out);
   res.end(body);
 }
 
