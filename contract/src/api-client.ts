@@ -4,6 +4,12 @@
 export interface ApiError {
   status: number;
   message: string;
+  /**
+   * The answer's body, when an answer with one came (not for a transport failure or a redirect): its size, whether it
+   * parsed as JSON, and whether `message` is its `{error}` string. Otherwise `message` is the body's start or the
+   * status text, which a caller that must not repeat an untrusted server's words (the operator's status) summarises.
+   */
+  body?: { bytes: number; json: boolean; errorField: boolean };
 }
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; error: ApiError };
@@ -45,15 +51,24 @@ export class ApiClient {
     try {
       res = await fetch(this.endpoint + path, {
         method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.#timeoutMs),
+        // The caller chose (and the operator checked) this endpoint; a hop elsewhere would carry the PAT, or the
+        // caller's own network position, to a URL nobody checked.
+        redirect: 'manual',
       });
     } catch (err) {
       return { ok: false, error: { status: 0, message: `cannot reach ${this.endpoint}: ${describeFetchError(err)}` } };
     }
-    const text = await res.text();
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel().catch(() => undefined);
+      return { ok: false, error: { status: res.status, message: 'a redirect, not followed: use the URL of the management API itself' } };
+    }
+    const raw = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder().decode(raw);
     const parsed = parseJson(text);
     if (res.ok) return { ok: true, status: res.status, body: parsed as T };
-    const message = errorMessage(parsed) ?? (text.slice(0, 200) || res.statusText);
-    return { ok: false, error: { status: res.status, message } };
+    const error = errorMessage(parsed);
+    const message = error ?? (text.slice(0, 200) || res.statusText);
+    return { ok: false, error: { status: res.status, message, body: { bytes: raw.byteLength, json: parsed !== undefined, errorField: error !== undefined } } };
   }
 }
 

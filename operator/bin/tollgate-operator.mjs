@@ -3,4 +3,4 @@
 import { loadOperator } from './load.mjs';
 
 const { runOperator } = await loadOperator();
-process.exitCode = await runOperator();
+process.exitCode = await runOperator(process.env, process.argv.slice(2));

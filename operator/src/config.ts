@@ -1,6 +1,8 @@
-// The operator's environment (DESIGN §6). Bad values stop the process at start with one line naming the variable.
+// The operator's environment (DESIGN §6) and its one flag. Bad values stop the process at start with one line naming
+// the variable or flag.
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { AllowListError, ApiUrlAllowList } from './reconcile/api-url-allow-list.ts';
 
 export interface OperatorConfig {
   /** Undefined: every namespace. */
@@ -18,7 +20,12 @@ export interface OperatorConfig {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
+  /** The management API URLs connection Secrets may name; undefined: not set, every URL (warned about at start). */
+  allowedApiUrls?: ApiUrlAllowList;
 }
+
+export const ALLOWED_API_URLS_ENV = 'TOLLGATE_OPERATOR_ALLOWED_API_URLS';
+export const ALLOWED_API_URLS_FLAG = '--allowed-api-urls';
 
 export class ConfigError extends Error {}
 
@@ -37,7 +44,30 @@ function ownNamespace(env: NodeJS.ProcessEnv): string {
   try { return readFileSync(SA_NAMESPACE_FILE, 'utf8').trim() || 'default'; } catch { return 'default'; }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
+/** `--allowed-api-urls LIST` (or `=LIST`; repeated: the lists are joined), else the variable; undefined when neither is set. */
+function allowedApiUrls(env: NodeJS.ProcessEnv, argv: readonly string[]): ApiUrlAllowList | undefined {
+  const given: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    if ((eq < 0 ? arg : arg.slice(0, eq)) !== ALLOWED_API_URLS_FLAG) {
+      throw new ConfigError(`unknown argument ${JSON.stringify(arg)}: the operator takes ${ALLOWED_API_URLS_FLAG} and otherwise reads its environment (docs/kubernetes.md)`);
+    }
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new ConfigError(`${ALLOWED_API_URLS_FLAG} needs a value: comma-separated management API URLs`);
+    given.push(value);
+  }
+  const [name, raw] = given.length ? [ALLOWED_API_URLS_FLAG, given.join(',')] : [ALLOWED_API_URLS_ENV, env[ALLOWED_API_URLS_ENV]];
+  if (raw === undefined || (name === ALLOWED_API_URLS_ENV && raw.trim() === '')) return undefined;
+  try {
+    return ApiUrlAllowList.parse(raw);
+  } catch (err) {
+    if (err instanceof AllowListError) throw new ConfigError(`${name}: ${err.message}`);
+    throw err;
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): OperatorConfig {
   const leaseS = int(env, 'TOLLGATE_OPERATOR_LEASE_S', 15, 2, 600);
   return {
     watchNamespace: env.TOLLGATE_WATCH_NAMESPACE || undefined,
@@ -54,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig
     leaseDurationMs: leaseS * 1000,
     renewDeadlineMs: Math.max(1000, Math.floor(leaseS * 1000 * 2 / 3)),
     retryPeriodMs: Math.max(500, Math.floor(leaseS * 1000 / 7.5)),
+    allowedApiUrls: allowedApiUrls(env, argv),
   };
 }

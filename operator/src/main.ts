@@ -3,8 +3,8 @@
 // stand by (and serve /healthz, /readyz and /metrics). SIGTERM finishes the reconciles in progress, releases the
 // Lease so a standby takes over at once, and exits.
 import { KubeConfig } from '@kubernetes/client-node';
-import { createLogger } from '@tollgate/contract';
-import { ConfigError, loadConfig } from './config.ts';
+import { createLogger, type Logger } from '@tollgate/contract';
+import { ALLOWED_API_URLS_ENV, ConfigError, loadConfig } from './config.ts';
 import { Controller } from './controller.ts';
 import { EventRecorder } from './events.ts';
 import { startHealthServer } from './health.ts';
@@ -18,14 +18,23 @@ import { llmProxyReconciler } from './reconcile/llm-proxy.ts';
 import { mcpProxyReconciler } from './reconcile/mcp-proxy.ts';
 import { ruleSetReconciler } from './reconcile/rule-set.ts';
 import type { Reconciler } from './reconcile/types.ts';
+import type { ApiUrlAllowList } from './reconcile/api-url-allow-list.ts';
 
 export const OPERATOR_VERSION = '0.1.0';
 
-export async function runOperator(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The allow-list for the start log line; unset, it is warned about once, here. */
+function describeAllowList(list: ApiUrlAllowList | undefined, log: Logger): string {
+  if (list) return list.toString();
+  // Unset keeps today's behaviour for existing installs; the chart always sets it (docs/kubernetes.md).
+  log.warn(`${ALLOWED_API_URLS_ENV} is not set: the operator sends requests, with the PAT, to whatever management API url a connection Secret names; set it to your API's URL`);
+  return '(any: not set)';
+}
+
+export async function runOperator(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Promise<number> {
   const log = createLogger({ component: 'operator' });
   let config;
   try {
-    config = loadConfig(env);
+    config = loadConfig(env, argv);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`tollgate operator: ${err.message}\n`);
@@ -48,7 +57,7 @@ export async function runOperator(env: NodeJS.ProcessEnv = process.env): Promise
   const controller = new Controller({
     kube, log, queue, metrics,
     events: new EventRecorder(kube, log, config.identity),
-    connections: new Connections(kube, log, `tollgate-operator/${OPERATOR_VERSION}`),
+    connections: new Connections(kube, log, `tollgate-operator/${OPERATOR_VERSION}`, config.allowedApiUrls),
     reconcilers: [mcpProxyReconciler, llmProxyReconciler, apiKeyReconciler, ruleSetReconciler] as Reconciler[],
     namespace: config.watchNamespace, resyncMs: config.resyncMs, stallMs: config.stallMs, watchTimeoutS: config.watchTimeoutS,
     secretPollMs: config.secretPollMs,
@@ -61,11 +70,12 @@ export async function runOperator(env: NodeJS.ProcessEnv = process.env): Promise
   const server = await startHealthServer(config.host, config.port, {
     ready: () => (!elector.leading ? { ok: true, detail: 'standing by' } : controller.synced ? { ok: true, detail: 'leading, caches synced' } : { ok: false, detail: 'leading, caches not synced yet' }),
   }, metrics);
+  const allowedApiUrls = describeAllowList(config.allowedApiUrls, log);
   const address = server.address();
   log.info('operator started', {
     version: OPERATOR_VERSION, identity: config.identity, cluster: kube.server.origin, namespace: config.watchNamespace ?? '(all)',
     lease: `${config.leaseNamespace}/${config.leaseName}`, health: typeof address === 'object' && address ? `http://${address.address}:${address.port}` : undefined,
-    resyncS: config.resyncMs / 1000,
+    resyncS: config.resyncMs / 1000, allowedApiUrls,
   });
 
   let exitCode = 0;

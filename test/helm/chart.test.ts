@@ -207,6 +207,21 @@ test('a namespace-scoped operator gets a Role there; HPA and PDB off leave the g
   assert.equal(objs.some((o) => o.kind === 'HorizontalPodAutoscaler' || o.kind === 'PodDisruptionBudget'), false);
 });
 
+test('operator.allowedApiUrls: by default this release\'s API Service and the Ingress\'s API host; a list replaces them; the schema refuses what the operator would', async () => {
+  const allowed = async (values: Record<string, unknown>) => envOf(must(await renderOffline(values), 'Deployment', 'tg-tollgate-operator')).TOLLGATE_OPERATOR_ALLOWED_API_URLS;
+  assert.equal(await allowed(VALUE_SETS.default!),
+    'http://tg-tollgate-api:8080,http://tg-tollgate-api.tollgate:8080,http://tg-tollgate-api.tollgate.svc:8080,http://tg-tollgate-api.tollgate.svc.cluster.local:8080');
+  assert.equal((await allowed({ ...VALUE_SETS['existing secrets, ingress with TLS']!, 'api.service.port': 80 })),
+    'http://tg-tollgate-api:80,http://tg-tollgate-api.tollgate:80,http://tg-tollgate-api.tollgate.svc:80,http://tg-tollgate-api.tollgate.svc.cluster.local:80,https://api.example.com');
+  assert.equal(await allowed({ ...BASE, 'operator.allowedApiUrls': ['https://tollgate.internal.example/api-v1', 'http://10.0.0.5:8080'] }), 'https://tollgate.internal.example/api-v1,http://10.0.0.5:8080');
+  assert.equal(await allowed({ ...BASE, 'operator.allowedApiUrls': ['*'] }), '*');
+  for (const bad of [['api.example.com'], ['https://api.example.com/?x=1'], ['https://user@api.example.com'], ['*', 'https://api.example.com']]) {
+    const r = await helm(['template', 'tg', chart, '--kube-version', KUBE_VERSION, ...setArgs({ ...BASE, 'operator.allowedApiUrls': bad })]);
+    assert.notEqual(r.code, 0, JSON.stringify(bad));
+    assert.match(r.stderr, /at '\/operator\/allowedApiUrls/, JSON.stringify(bad));
+  }
+});
+
 test('without the operator: no operator Deployment, ServiceAccount or RBAC', async () => {
   const objs = await renderOffline(VALUE_SETS['without the operator']!);
   assert.deepEqual(objs.filter((o) => /operator/.test(o.metadata.name)).map((o) => o.kind), []);

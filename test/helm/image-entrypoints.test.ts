@@ -51,7 +51,11 @@ before(async () => {
   if (asRoot) chownSync(join(imageRoot, 'tmp'), USER.uid, USER.gid);
   initialTree = listTree();
   ports = { api: await freePort(), gateway: await freePort(), admin: await freePort(), operator: await freePort() };
-  objs = await renderOffline({ ...BASE, 'api.port': ports.api, 'gateway.port': ports.gateway, 'gateway.adminPort': ports.admin, 'operator.port': ports.operator });
+  // The operator reaches the API process at 127.0.0.1 here, not at the Service the chart allows by default.
+  objs = await renderOffline({
+    ...BASE, 'api.port': ports.api, 'gateway.port': ports.gateway, 'gateway.adminPort': ports.admin, 'operator.port': ports.operator,
+    'operator.allowedApiUrls': [`http://127.0.0.1:${ports.api}`],
+  });
   cluster = await startCluster();
 });
 

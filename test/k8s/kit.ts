@@ -82,11 +82,11 @@ export interface OperatorProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node operator/bin/tollgate-operator.mjs` and waits for its health endpoint. */
-export async function startOperator(cluster: Cluster, env: Record<string, string> = {}): Promise<OperatorProcess> {
+/** Starts `node operator/bin/tollgate-operator.mjs [args]` and waits for its health endpoint. */
+export async function startOperator(cluster: Cluster, env: Record<string, string> = {}, args: string[] = []): Promise<OperatorProcess> {
   const port = await freePort();
   const identity = env.POD_NAME ?? `operator-${port}`;
-  const child = spawn(process.execPath, [join(root, 'operator', 'bin', 'tollgate-operator.mjs')], {
+  const child = spawn(process.execPath, [join(root, 'operator', 'bin', 'tollgate-operator.mjs'), ...args], {
     env: {
       PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: cluster.kubeconfig,
       TOLLGATE_OPERATOR_PORT: String(port), POD_NAME: identity, TOLLGATE_LOG_LEVEL: 'info', ...env,

@@ -102,6 +102,27 @@ sessions, counters, bans, budgets and the config version only through PostgreSQL
 {{- join "," (uniq $hosts) }}
 {{- end }}
 
+{{/*
+The management API URLs the operator may call (TOLLGATE_OPERATOR_ALLOWED_API_URLS): operator.allowedApiUrls, else
+this release's API Service by each of its in-cluster names (resolved from the operator's own namespace) and the
+Ingress's API host. Connection Secrets are written by namespace users; this keeps their url on this release's API.
+*/}}
+{{- define "tollgate.operatorAllowedApiUrls" -}}
+{{- if .Values.operator.allowedApiUrls }}
+{{- join "," .Values.operator.allowedApiUrls }}
+{{- else }}
+{{- $svc := printf "%s-api" (include "tollgate.fullname" .) }}
+{{- $ns := .Release.Namespace }}
+{{- $port := int .Values.api.service.port }}
+{{- $urls := list }}
+{{- range $host := list $svc (printf "%s.%s" $svc $ns) (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.%s" $svc $ns .Values.clusterDomain) }}
+{{- $urls = append $urls (printf "http://%s:%d" $host $port) }}
+{{- end }}
+{{- if .Values.ingress.enabled }}{{ $urls = append $urls (printf "https://%s" .Values.ingress.apiHost) }}{{ end }}
+{{- join "," $urls }}
+{{- end }}
+{{- end }}
+
 {{/* Environment shared by the API and the gateway: listeners, datastores, master key, proxy domain. */}}
 {{- define "tollgate.serverEnv" -}}
 - name: TOLLGATE_HOST

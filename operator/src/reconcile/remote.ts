@@ -1,11 +1,17 @@
 // The management API's answers as outcomes, and finding (or adopting) the remote object of a Kubernetes object.
 import type { ApiClient, ApiError } from '@tollgate/contract';
 import { uidOfRemoteName } from '../kinds/identity.ts';
+import { apiErrorSummary } from './api-error-summary.ts';
 import { failed, invalid, waiting, type Outcome } from './outcome.ts';
 
-/** A failed call as an outcome: transient failures back off, refusals wait for a spec change. */
+/**
+ * A failed call as an outcome: transient failures back off, refusals wait for a spec change. The message carries a
+ * bounded, printable summary of the answer, never its body (api-error-summary.ts).
+ */
 export function apiFailure(err: ApiError, action: string): Outcome {
-  const message = `${action} failed (HTTP ${err.status || 'unreachable'}): ${err.message}`;
+  const message = `${action} failed (HTTP ${err.status || 'unreachable'}): ${apiErrorSummary(err)}`;
+  // The client follows no redirect: whatever the Secret's URL redirects to was never checked against the allow-list.
+  if (err.status >= 300 && err.status < 400) return waiting('ConnectionRedirected', message, {}, 30_000);
   if (err.status === 0 || err.status >= 500 || err.status === 429) return failed('ApiUnavailable', message);
   if (err.status === 401 || err.status === 403) return waiting('ConnectionUnauthorized', message, {}, 30_000);
   return invalid('RemoteRejected', message);

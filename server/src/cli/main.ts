@@ -8,7 +8,8 @@ const USAGE = `usage:
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
   tollgate admin user password --email E (--password P | --password-stdin)
   tollgate admin token issue --email E
-  tollgate operator               the Kubernetes operator (KUBECONFIG or in-cluster; docs/kubernetes.md)
+  tollgate operator [--allowed-api-urls URL,...]
+                                  the Kubernetes operator (KUBECONFIG or in-cluster; docs/kubernetes.md)
   tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files
   tollgate version                the version, and whether the compiled build or the sources are running`;
 
@@ -30,8 +31,8 @@ export async function main(argv: string[], runtime: Runtime = 'sources'): Promis
       case 'operator': {
         // A variable specifier: the operator is its own workspace package, loaded (from its sources) only here.
         const specifier = '@tollgate/operator/load';
-        const { loadOperator } = (await import(specifier)) as { loadOperator(): Promise<{ runOperator(): Promise<number> }> };
-        return await (await loadOperator()).runOperator();
+        const { loadOperator } = (await import(specifier)) as { loadOperator(): Promise<{ runOperator(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> }> };
+        return await (await loadOperator()).runOperator(process.env, rest);
       }
       case 'gen': {
         const { runGen } = await import('./gen.ts');
