@@ -2,7 +2,7 @@
 // the input (400 `<field>: <reason>`) and document it (OpenAPI, docs/mcp-servers.md).
 import { z } from 'zod';
 import { inboundAuthSchema } from './inbound-auth.ts';
-import { ruleSchema } from './rules/registry.ts';
+import { MAX_LAMBDAS_PER_PROXY, MAX_RULES_PER_PROXY, ruleSchema } from './rules/registry.ts';
 
 /** A string field with short, user-facing messages for the usual mistakes. */
 function text(max: number) {
@@ -77,5 +77,6 @@ export const jwksTestSchema = z.object({
 }).describe('A JWKS to check the way a jwt-mode auth object is checked on save.');
 
 export const rulesPutSchema = z.object({
-  rules: z.array(ruleSchema).describe('The whole ordered rule array; it replaces the stored one atomically.'),
+  rules: z.array(ruleSchema).max(MAX_RULES_PER_PROXY, `must hold at most ${MAX_RULES_PER_PROXY} rules`)
+    .describe(`The whole ordered rule array; it replaces the stored one atomically. At most ${MAX_RULES_PER_PROXY} rules, of which at most ${MAX_LAMBDAS_PER_PROXY} lambda rules, per proxy.`),
 }).describe('Firewall rules of a proxy.');

@@ -88,12 +88,17 @@ export const QUOTA_TAGS = {
   mcpLimit: 'private:permissions:mcp:limit:',
   apiKeyLimit: 'private:permissions:apikey:limit:',
   resourceLimit: 'private:permissions:resource:limit:',
+  llmLimit: 'private:permissions:llm:limit:',
   mcpMaxRespBodyKb: 'private:permissions:mcp:max_resp_body_kb:',
   llmMaxRespBodyKb: 'private:permissions:llm:max_resp_body_kb:',
+  mcpMaxReqBodyKb: 'private:permissions:mcp:max_req_body_kb:',
+  llmMaxReqBodyKb: 'private:permissions:llm:max_req_body_kb:',
 } as const;
 
 export const DEFAULT_MCP_LIMIT = 10;
 export const DEFAULT_API_KEY_LIMIT = 40;
+/** The spec gives no LLM proxy quota; we chose the MCP default (docs/decisions/0003-quota-defaults.md). */
+export const DEFAULT_LLM_LIMIT = 10;
 /** The spec leaves this default open; we chose 100 (docs/decisions/0003-quota-defaults.md). */
 export const DEFAULT_RESOURCE_LIMIT = 100;
 

@@ -85,7 +85,7 @@ const ruleSet = (kind: string, rules: unknown[], name = 'bad') => object('RuleSe
 test('the API server admits valid objects of every kind, and the printer columns read them', { skip }, async () => {
   await create(object('McpProxy', 'docs', {
     url: 'https://mcp.example.com/mcp', upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'docs-token', key: 'token' } },
-    auth: { mode: 'jwt', jwksJson: '{"keys":[]}' }, resources: [{ uri: 'file:///a', name: 'a', content: 'hello' }],
+    auth: { mode: 'jwt', issuer: 'https://idp.example', audience: 'docs', jwksJson: '{"keys":[]}' }, resources: [{ uri: 'file:///a', name: 'a', content: 'hello' }],
   }));
   await create(object('LlmProxy', 'gpt', { provider: 'openai', allowedModels: ['gpt-4o'], budget: { period: 'monthly', capUsd: 100 } }));
   await create(object('ApiKey', 'alice', { mcpPermissions: [{ proxyRef: { name: 'docs' }, tools: ['*'] }] }));
@@ -138,6 +138,20 @@ test('proxies: tokenSecretRef if and only if bearer, jwksJson in jwt mode, one r
   assert.match(await refusal(create(object('LlmProxy', 'bad', { provider: 'openai', auth: { mode: 'jwt' } }))), /jwksJson is required when mode is jwt/);
   assert.match(await refusal(create(mcp({ resources: [{ uri: 'a', name: 'x', content: '' }, { uri: 'a', name: 'y', content: '' }] }))),
     /spec\.resources\[1\]: Duplicate value: \{"uri":"a"\}/);
+});
+
+test('proxies: jwt mode without an audience or an issuer is refused on that field (a JWKS alone admits any application\'s tokens)', { skip }, async () => {
+  const jwt = { mode: 'jwt', issuer: 'https://idp.example', audience: 'docs', jwksJson: '{"keys":[]}' };
+  const without = (field: 'audience' | 'issuer') => Object.fromEntries(Object.entries(jwt).filter(([k]) => k !== field));
+  const mcp = (auth: Record<string, unknown>) => object('McpProxy', 'bad', { url: 'https://x.example', auth });
+  const noAudience = await refusal(create(mcp(without('audience'))));
+  assert.match(noAudience, /spec\.auth\.audience: Required value: audience is required when mode is jwt/);
+  assert.doesNotMatch(noAudience, /issuer|jwksJson/);
+  assert.match(await refusal(create(mcp(without('issuer')))), /spec\.auth\.issuer: Required value: issuer is required when mode is jwt/);
+  assert.match(await refusal(create(object('LlmProxy', 'bad', { provider: 'openai', auth: without('audience') }))),
+    /spec\.auth\.audience: Required value: audience is required when mode is jwt/);
+  await create(mcp(jwt));
+  await create(mcp({ mode: 'svc_api_key' }));
 });
 
 test('a RuleSet\'s targetRef and an ApiKey\'s secretName cannot change', { skip }, async () => {

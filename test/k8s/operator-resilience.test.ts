@@ -23,6 +23,8 @@ before(async () => {
   await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
   t = await startTestApp();
   user = await t.createUser();
+  // The tests here make more LLM proxies than the default quota of 10 (the quota has its own tests).
+  await t.setUserTags(user, ['private:permissions:llm:limit:1000']);
 });
 
 after(async () => {

@@ -210,6 +210,26 @@ resource "tollgate_rule_set" "bad" {
     assert.notEqual(v.code, 0);
     assert.match(v.stderr, /rules\[0\]\.threshold: is not a field of ip_acl rules/);
     assert.match(v.stderr, /\d+:\s+rules = \[\{ rule_type = "ip_acl"/, 'terraform points at the rule');
+
+    // jwt mode pins the audience and the issuer: the API's refusal, at validate time, on the attribute.
+    const unpinned = `${vars.extra ?? ''}
+resource "tollgate_mcp_server" "jwt" {
+  name = "jwt"
+  url  = "${vars.mcpUrl}"
+  auth = {
+    mode      = "jwt"
+    issuer    = "https://idp.example"
+    jwks_json = jsonencode({ keys = [] })
+  }
+}
+`;
+    tf.write({ 'main.tf': mainTf({ ...vars, extra: unpinned }) });
+    const j = await tf.run('validate');
+    assert.notEqual(j.code, 0);
+    assert.match(j.stderr, /Invalid inbound auth/);
+    assert.match(j.stderr, /auth\.audience: is required when mode is jwt/);
+    assert.doesNotMatch(j.stderr, /auth\.issuer/);
+    assert.match(j.stderr, /\d+:\s+auth = \{/, 'terraform points at the auth block');
     tf.write({ 'main.tf': mainTf(vars) });
   });
 

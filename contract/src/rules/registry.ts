@@ -37,14 +37,36 @@ export const rulesBodySchema = z.object({ rules: z.array(z.unknown()) });
 
 const KIND_NAME: Record<ProxyKind, string> = { mcp: 'MCP', llm: 'LLM' };
 
+/**
+ * Rules a proxy may hold: every request walks them, and a RuleSet of the operator holds at most as many (the RuleSets
+ * of one proxy are concatenated, so the cap applies to the concatenation). Not a per-user quota: no tag raises it.
+ */
+export const MAX_RULES_PER_PROXY = 100;
+/** Lambda rules a proxy may hold: each is a Lua state in every gateway, and a request may run all of them. */
+export const MAX_LAMBDAS_PER_PROXY = 20;
+
+/** The caps on a whole array, checked before any rule is parsed (or its Lua compiled). */
+function capProblem(input: readonly unknown[]): string | undefined {
+  if (input.length > MAX_RULES_PER_PROXY) {
+    return `rules: rule limit reached (${input.length}/${MAX_RULES_PER_PROXY}). A proxy holds at most ${MAX_RULES_PER_PROXY} rules.`;
+  }
+  const lambdas = input.filter((r) => (r as { rule_type?: unknown } | null)?.rule_type === 'lambda').length;
+  if (lambdas > MAX_LAMBDAS_PER_PROXY) {
+    return `rules: lambda limit reached (${lambdas}/${MAX_LAMBDAS_PER_PROXY}). A proxy holds at most ${MAX_LAMBDAS_PER_PROXY} lambda rules.`;
+  }
+  return undefined;
+}
+
 /** A check the contract cannot make itself (the server's engines: RE2 syntax, Lua compilation). */
 export type RuleEngineCheck = (rule: Rule) => { field: string; message: string } | undefined;
 
 /**
- * Checks a PUT body's rules for a proxy kind, in order, each rule wholly before the next; the messages name the rule
- * index and field.
+ * Checks a PUT body's rules for a proxy kind: the caps on the whole array first, then each rule in order, wholly
+ * before the next; the messages name the rule index and field.
  */
 export function checkRules(kind: ProxyKind, input: readonly unknown[], engineCheck?: RuleEngineCheck): Checked<Rule[]> {
+  const capped = capProblem(input);
+  if (capped) return { ok: false, message: capped };
   const out: Rule[] = [];
   const rateLimitNames = new Set<string>();
   for (const [i, raw] of input.entries()) {

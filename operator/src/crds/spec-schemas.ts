@@ -1,15 +1,22 @@
 // The spec schema of each kind: the structural form of its zod spec (kinds/specs.ts), with what zod cannot say in a
 // structural schema added here: the cross-field CEL rules, immutable fields, the list-map of an McpProxy's resources,
 // and the RuleSet's rule items in their flat form.
-import { RULE_TYPES, RULE_TYPES_BY_KIND, KIND_RULE_CEL, type ProxyKind } from '@tollgate/contract';
+import { JWT_PIN_REQUIRED, JWT_PINNED_CLAIMS, RULE_TYPES, RULE_TYPES_BY_KIND, KIND_RULE_CEL, type ProxyKind } from '@tollgate/contract';
 import { KINDS, type Kind, type TargetKind } from '../kinds/specs.ts';
 import { structuralSchema, type JsonSchema } from './structural.ts';
 import { addValidations, celString, nodeAt, type Validation } from './cel.ts';
 import { ruleItemSchema } from './rule-items.ts';
 
-/** The inbound auth object of both proxies: jwt mode checks tokens against jwksJson, so it needs one. */
+/**
+ * The inbound auth object of both proxies: jwt mode checks tokens against jwksJson, so it needs one, and pins the
+ * audience and the issuer (the contract's JWT_PINNED_CLAIMS), so that a shared identity provider's tokens for other
+ * applications do not open the proxy.
+ */
 const INBOUND_AUTH_RULES: Validation[] = [
   { rule: "self.mode != 'jwt' || has(self.jwksJson)", message: 'jwksJson is required when mode is jwt', fieldPath: '.jwksJson', reason: 'FieldValueRequired' },
+  ...JWT_PINNED_CLAIMS.map((c): Validation => ({
+    rule: `self.mode != 'jwt' || has(self.${c})`, message: `${c} ${JWT_PIN_REQUIRED}`, fieldPath: `.${c}`, reason: 'FieldValueRequired',
+  })),
 ];
 
 function mcpProxy(spec: JsonSchema): void {

@@ -6,7 +6,7 @@ import type { Attribute, ObjectValue, ResourceType, Value } from '../framework/t
 import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
-import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
+import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth, validateInboundAuth } from './inbound-auth.ts';
 import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
 import { deepEqual } from '../framework/values.ts';
 import { DEFAULTS } from './defaults.ts';
@@ -101,6 +101,7 @@ export const llmProxyResource: ResourceType<ApiClient> = {
       proxy_host: { type: 'string', computed: true, stable: true, description: '<id>.<proxy domain>: the host clients call.' },
     },
   },
+  validate: validateInboundAuth,
   modifyPlan({ config, planned }) {
     return {
       planned: {

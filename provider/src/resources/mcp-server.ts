@@ -6,7 +6,7 @@ import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types
 import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 import { describeOf } from '../schema/describe.ts';
-import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth } from './inbound-auth.ts';
+import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth, validateInboundAuth } from './inbound-auth.ts';
 import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
 import { DEFAULTS } from './defaults.ts';
 import { bool, str } from './values.ts';
@@ -81,6 +81,7 @@ export const mcpServerResource: ResourceType<ApiClient> = {
       tools: { type: ['list', 'string'], computed: true, description: 'Names of the discovered tools (empty until discovery runs).' },
     },
   },
+  validate: validateInboundAuth,
   modifyPlan({ prior, config, planned }) {
     const out: ObjectValue = { ...planned, auth_type: config.auth_type ?? DEFAULTS.mcpAuthType, auth: planInboundAuth(config.auth) };
     const rediscover = bool(config, 'discover_tools') === true && (!prior || prior.url !== config.url || prior.discover_tools !== true);

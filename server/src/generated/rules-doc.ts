@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { commonFields } from '@tollgate/contract';
-import { RULE_SCHEMAS, RULE_TYPES_BY_KIND, type ProxyKind, type RuleType } from '@tollgate/contract';
+import { MAX_LAMBDAS_PER_PROXY, MAX_RULES_PER_PROXY, RULE_SCHEMAS, RULE_TYPES_BY_KIND, type ProxyKind, type RuleType } from '@tollgate/contract';
 import { validateRules } from '../gateway/rules/validate.ts';
 
 export const RULES_DOC_PATH = 'docs/rules.md';
@@ -66,6 +66,8 @@ const ERROR_EXAMPLES: Array<[ProxyKind, unknown[], string]> = [
   ['mcp', [EXAMPLES.rate_limit, EXAMPLES.rate_limit], 'two rate limits with one name'],
   ['mcp', [{ ...EXAMPLES.response_replace, pattern: '(a)\\1' }], 'a pattern RE2 cannot run'],
   ['mcp', [{ rule_type: 'waf', tools: ['*'] }], 'an unknown rule type'],
+  ['mcp', Array(MAX_RULES_PER_PROXY + 1).fill(EXAMPLES.ip_acl), `more than ${MAX_RULES_PER_PROXY} rules`],
+  ['llm', Array(MAX_LAMBDAS_PER_PROXY + 1).fill(EXAMPLES.lambda), `more than ${MAX_LAMBDAS_PER_PROXY} lambda rules`],
 ];
 
 const COMMON = new Set(Object.keys(commonFields).concat('rule_type'));
@@ -190,7 +192,12 @@ export function renderRulesDoc(): string {
     'Every proxy has one ordered array of rules, evaluated in array order on every request. `GET /api/mcp/:id/rules`',
     '(or `/api/llm/:id/rules`) returns `{rules}`; `PUT` with `{rules: [...]}` replaces the whole array atomically and',
     'answers `{rules}` as stored, with defaults filled in. To add one rule: GET, append, PUT. A rejected PUT changes',
-    'nothing. Errors are 400 `{error}` whose message starts with `rules[<index>].<field>:`.',
+    'nothing. Errors are 400 `{error}` whose message starts with `rules[<index>].<field>:`, or with `rules:` for the',
+    'caps on the whole array.',
+    '',
+    `A proxy holds at most ${MAX_RULES_PER_PROXY} rules, of which at most ${MAX_LAMBDAS_PER_PROXY} are \`lambda\` rules (disabled ones count too). The caps are the`,
+    'same for every user (no tag raises them); the RuleSets of one proxy (docs/kubernetes.md) count together. All',
+    'lambdas of one request also share one time and instruction budget (docs/lambda.md).',
     '',
     '## Which proxies accept which rule types',
     '',

@@ -11,6 +11,7 @@ import { parseOr400 } from '../http/validate.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { createGatewayObjects, deleteGatewayObjects, setPluginAuth, setUpstream, stripProxyTags } from '../proxies/gateway-objects.ts';
 import { validateInboundAuth } from '../proxies/inbound-auth.ts';
+import { assertLlmQuota } from '../quota/quota.ts';
 import {
   createLlmProxySchema, normalizeModels, patchLlmProxySchema, READ_ONLY_FIELDS, type PatchLlmProxyInput, type ProviderId,
 } from '@tollgate/contract';
@@ -61,10 +62,12 @@ export async function createLlmProxy(s: Services, userId: string, body: unknown)
   const auth = await validateInboundAuth(input.auth);
   const allowedModels = normalizeModels(input.allowedModels);
   checkDefaultModel(input.defaultModel, allowedModels);
+  await assertLlmQuota(s.db, userId); // fail fast before DNS; checked again under lock below
   const id = randomUUID();
   const pin = pinOf(s, id, input.provider, await pinProvider(s, input.provider));
   const now = unixNow(s.clock);
   const version = await s.db.tx(async (q) => {
+    await assertLlmQuota(q, userId);
     await q.query(
       `INSERT INTO llm_proxies (id, user_id, name, provider, allowed_models, default_model, provider_key_enc,
                                 log_conversations, auth, budget, pin, created_at)

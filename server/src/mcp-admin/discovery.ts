@@ -1,7 +1,8 @@
 // Tool discovery (POST /api/mcp/:id/tools): the official MCP SDK client over Streamable HTTP, connected to the
 // pinned address of the upstream (never a fresh DNS answer), with the upstream bearer token when there is one.
 // Every failure becomes DiscoveryFailed with a message safe to relay to the caller (spec: 502 relaying the
-// upstream error): the token is scrubbed and the text is bounded.
+// upstream error): the token is scrubbed and the text is bounded. A catalog over the caps of discovery-caps.ts fails
+// the same way, as soon as it crosses one.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -10,6 +11,7 @@ import type { McpTool } from '../snapshot/snapshot.ts';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { PACKAGE_VERSION } from '../version.ts';
+import { CatalogCollector, MAX_PAGES } from './discovery-caps.ts';
 
 export class DiscoveryFailed extends Error {}
 
@@ -22,7 +24,6 @@ export interface DiscoveryOptions {
   maxResponseBytes?: number;
 }
 
-const MAX_PAGES = 50;
 const MAX_MESSAGE = 500;
 /** Per upstream response: a catalog is small, and a hostile upstream must not fill the API's memory. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -52,15 +53,15 @@ function capped(res: Response, maxBytes: number, onOverflow: (err: Error) => voi
 }
 
 async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
+  const catalog = new CatalogCollector();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
-    for (const t of r.tools) tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
+    for (const t of r.tools) catalog.add({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
     cursor = r.nextCursor;
-    if (!cursor) break;
+    if (!cursor) return catalog.tools;
   }
-  return tools;
+  throw CatalogCollector.tooManyPages();
 }
 
 export async function discoverTools(o: DiscoveryOptions): Promise<McpTool[]> {

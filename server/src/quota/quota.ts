@@ -1,12 +1,14 @@
-// Per-user quotas (spec "Limits"): how many MCP servers, synthetic resources and client keys a user may have. The
-// limit is the consumer's tag (formats and defaults: contract/src/tags.ts), else the default. The check runs inside
-// the creating transaction: locking the consumer row first serialises concurrent creates of one user, so two
+// Per-user quotas (spec "Limits"): how many MCP servers, LLM proxies, synthetic resources and client keys a user may
+// have. The limit is the consumer's tag (formats and defaults: contract/src/tags.ts), else the default. The check runs
+// inside the creating transaction: locking the consumer row first serialises concurrent creates of one user, so two
 // requests racing for the last slot cannot both win.
 import type { Queryable } from '../db/db.ts';
 import { HttpError } from '../http/errors.ts';
-import { DEFAULT_API_KEY_LIMIT, DEFAULT_MCP_LIMIT, DEFAULT_RESOURCE_LIMIT, QUOTA_TAGS, tagLimit } from '@tollgate/contract';
+import {
+  DEFAULT_API_KEY_LIMIT, DEFAULT_LLM_LIMIT, DEFAULT_MCP_LIMIT, DEFAULT_RESOURCE_LIMIT, QUOTA_TAGS, tagLimit,
+} from '@tollgate/contract';
 
-export type QuotaKind = 'mcp' | 'resource' | 'apiKey';
+export type QuotaKind = 'mcp' | 'llm' | 'resource' | 'apiKey';
 
 interface Quota {
   /** The message's subject: `<label> limit reached (N/M). …`. */
@@ -26,6 +28,12 @@ const QUOTAS: Record<QuotaKind, Quota> = {
     label: 'MCP', tag: QUOTA_TAGS.mcpLimit, fallback: DEFAULT_MCP_LIMIT,
     lockSql: LOCK_BY_USER,
     countSql: 'SELECT count(*)::int AS n FROM mcp_servers WHERE user_id = $1',
+  },
+  // The same lock as the MCP quota: every per-user quota serialises on the consumer row.
+  llm: {
+    label: 'LLM proxy', tag: QUOTA_TAGS.llmLimit, fallback: DEFAULT_LLM_LIMIT,
+    lockSql: LOCK_BY_USER,
+    countSql: 'SELECT count(*)::int AS n FROM llm_proxies WHERE user_id = $1',
   },
   // The resource repository is per user: the quota counts resources across all of the user's MCP servers.
   resource: {
@@ -67,6 +75,11 @@ async function assertQuota(q: Queryable, kind: QuotaKind, ownerId: string): Prom
 /** One more MCP server for this user, or the spec's 403. */
 export function assertMcpQuota(q: Queryable, userId: string): Promise<void> {
   return assertQuota(q, 'mcp', userId);
+}
+
+/** One more LLM proxy for this user, or a 403 worded like the spec's other quota messages. */
+export function assertLlmQuota(q: Queryable, userId: string): Promise<void> {
+  return assertQuota(q, 'llm', userId);
 }
 
 /** One more synthetic resource for this user (across all of their MCP servers), or the spec's 403. */

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { startTollgate, type StartOptions, type Tollgate } from '../app.ts';
 import { loadConfig, type Config, type Role } from '../config/config.ts';
-import { createUser, issuePat } from '../identity/users.ts';
+import { createUser, issuePat, setConsumerTags } from '../identity/users.ts';
 import { silentLogger, createLogger } from '../log.ts';
 import { unixNow } from '../services.ts';
 
@@ -36,6 +36,11 @@ export interface TestApp {
   gateway: string;
   config: Config;
   createUser(email?: string): Promise<TestUser>;
+  /**
+   * Replaces the user's consumer tags (quota overrides such as `private:permissions:llm:limit:N`); tests that make
+   * many proxies for one user lift its quotas this way (the quotas have their own tests).
+   */
+  setUserTags(user: TestUser, tags: string[]): Promise<void>;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /**
    * Makes every row the app buffers visible at once, instead of waiting for the writers' timers: waits for the LLM
@@ -149,6 +154,9 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       });
       await app.services.configChanged(u.configVersion);
       return { userId: u.userId, consumerId: u.consumerId, email: u.email, pat: u.pat };
+    },
+    async setUserTags(user, tags) {
+      await app.services.configChanged(await setConsumerTags(app.services.db, user.consumerId, ['private:permissions:user', ...tags]));
     },
     async close() {
       const db = app.services.db;

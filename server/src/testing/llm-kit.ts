@@ -28,6 +28,8 @@ export async function startLlmEnv(opts: TestAppOptions = {}): Promise<LlmEnv> {
   for (const p of PROVIDERS) env[`TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`] = fakes[p].url;
   const t = await startTestApp({ ...opts, env });
   const user = await t.createUser();
+  // Tests make a proxy each: lift this owner's LLM proxy quota (the quota has its own tests in api/routes/llm.test.ts).
+  await t.setUserTags(user, ['private:permissions:llm:limit:1000']);
   return {
     t, user, fakes,
     async close() {

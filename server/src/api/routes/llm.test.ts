@@ -8,12 +8,15 @@ import { sha256Hex } from '../../crypto/tokens.ts';
 import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { cacheKey } from '../../gateway/cache-keys.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { setConsumerTags } from '../../identity/users.ts';
 
 // Operator overrides of the provider bases (tests never reach the public providers). Nothing listens there: these
 // tests only need the URLs and pins; the data plane has its own tests.
 const OPENAI = 'http://127.0.0.1:9101';
 const ANTHROPIC = 'http://127.0.0.1:9102';
 const NOT_FOUND = { error: 'LLM proxy not found' };
+/** What a jwt-mode auth object must pin besides its JWKS. */
+const PINS = { issuer: 'https://idp.example', audience: 'api' };
 const PROVIDER_KEY = 'sk-test-PROVIDER-KEY-0123456789abcdef';
 
 let t: TestApp;
@@ -45,6 +48,10 @@ async function insertKey(u: TestUser, tags: string[]): Promise<string> {
 async function rsaJwks(): Promise<string> {
   const { publicKey } = await generateKeyPair('RS256', { extractable: true });
   return JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] });
+}
+
+async function addTags(u: TestUser, ...tags: string[]): Promise<void> {
+  await t.app.services.configChanged(await setConsumerTags(t.app.services.db, u.consumerId, ['private:permissions:user', ...tags]));
 }
 
 async function count(u: TestUser): Promise<number> {
@@ -90,13 +97,13 @@ describe('POST /api/llm', () => {
     const jwks = await rsaJwks();
     const p = await createLlm(u, {
       provider: 'anthropic', allowedModels: ['claude-a', 'claude-b', 'claude-a'], defaultModel: 'claude-b', logConversations: true,
-      auth: { mode: 'jwt', issuer: 'https://idp.example', jwksJson: jwks }, budget: { period: 'monthly', capUsd: 12.5 },
+      auth: { mode: 'jwt', issuer: 'https://idp.example', audience: 'api', jwksJson: jwks }, budget: { period: 'monthly', capUsd: 12.5 },
     });
     assert.equal(p.upstreamUrl, ANTHROPIC, 'trailing slash of the override is dropped');
     assert.deepEqual(p.allowedModels, ['claude-a', 'claude-b']);
     assert.equal(p.defaultModel, 'claude-b');
     assert.equal(p.logConversations, true);
-    assert.deepEqual(p.auth, { mode: 'jwt', issuer: 'https://idp.example', jwksJson: jwks, clockSkewS: 30 });
+    assert.deepEqual(p.auth, { mode: 'jwt', issuer: 'https://idp.example', audience: 'api', jwksJson: jwks, clockSkewS: 30 });
     assert.deepEqual(p.budget, { period: 'monthly', capUsd: 12.5, hardBlock: false });
     const g = snapshotProxy(p.id)!;
     assert.equal(g.auth.mode, 'jwt');
@@ -125,8 +132,10 @@ describe('POST /api/llm', () => {
     ['budget capUsd a string', { name: 'x', provider: 'openai', budget: { period: 'daily', capUsd: '5' } }, 'budget.capUsd: must be a number'],
     ['budget hardBlock a string', { name: 'x', provider: 'openai', budget: { period: 'daily', capUsd: 5, hardBlock: 'true' } }, 'budget.hardBlock: must be a boolean'],
     ['auth mode unknown', { name: 'x', provider: 'openai', auth: { mode: 'basic' } }, 'auth.mode: Invalid option: expected one of "svc_api_key"|"jwt"'],
-    ['jwt without a JWKS', { name: 'x', provider: 'openai', auth: { mode: 'jwt' } }, 'auth.jwksJson: is required when mode is jwt'],
-    ['jwt with a bad JWKS', { name: 'x', provider: 'openai', auth: { mode: 'jwt', jwksJson: '{"keys":[]}' } }, 'auth.jwksJson: contains no keys'],
+    ['jwt without an audience', { name: 'x', provider: 'openai', auth: { mode: 'jwt', issuer: 'https://idp.example', jwksJson: '{"keys":[]}' } }, 'auth.audience: is required when mode is jwt'],
+    ['jwt without an issuer', { name: 'x', provider: 'openai', auth: { mode: 'jwt', audience: 'api', jwksJson: '{"keys":[]}' } }, 'auth.issuer: is required when mode is jwt'],
+    ['jwt without a JWKS', { name: 'x', provider: 'openai', auth: { mode: 'jwt', ...PINS } }, 'auth.jwksJson: is required when mode is jwt'],
+    ['jwt with a bad JWKS', { name: 'x', provider: 'openai', auth: { mode: 'jwt', ...PINS, jwksJson: '{"keys":[]}' } }, 'auth.jwksJson: contains no keys'],
   ];
   for (const [what, body, message] of invalid) {
     test(`400 for ${what}, and nothing is stored`, async () => {
@@ -147,6 +156,39 @@ describe('POST /api/llm', () => {
     r = await t.request('POST', '/api/llm', { token: u.pat, body: ['openai'] });
     assert.equal(r.status, 400);
     assert.equal(await count(u), 0);
+  });
+
+  test('quota: 10 LLM proxies by default, then 403 with the spec\'s quota wording; nothing more is stored', async () => {
+    const u = await t.createUser();
+    for (let i = 0; i < 10; i++) await createLlm(u, { name: `l${i}` });
+    const r = await t.request('POST', '/api/llm', { token: u.pat, body: { name: 'eleventh', provider: 'openai' } });
+    assert.equal(r.status, 403);
+    assert.deepEqual(r.body, { error: 'LLM proxy limit reached (10/10). Contact an administrator to raise your quota.' });
+    assert.equal(await count(u), 10);
+    assert.equal((await t.request('GET', '/api/llm', { token: u.pat })).body.proxies.length, 10);
+    // The quota is per user: another user still creates.
+    await createLlm(await t.createUser());
+  });
+
+  test('quota: the consumer tag private:permissions:llm:limit:N overrides the default', async () => {
+    const u = await t.createUser();
+    await addTags(u, 'private:permissions:llm:limit:2', 'private:permissions:mcp:limit:0');
+    await createLlm(u);
+    await createLlm(u);
+    const r = await t.request('POST', '/api/llm', { token: u.pat, body: { name: 'x', provider: 'openai' } });
+    assert.deepEqual([r.status, r.body], [403, { error: 'LLM proxy limit reached (2/2). Contact an administrator to raise your quota.' }]);
+    await addTags(u, 'private:permissions:llm:limit:3');
+    await createLlm(u);
+    assert.equal(await count(u), 3);
+  });
+
+  test('quota: concurrent creates cannot overshoot the LLM proxy quota', async () => {
+    const u = await t.createUser();
+    await addTags(u, 'private:permissions:llm:limit:3');
+    const rs = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      t.request('POST', '/api/llm', { token: u.pat, body: { name: `c${i}`, provider: 'openai' } })));
+    assert.deepEqual(rs.map((r) => r.status).sort(), [201, 201, 201, 403, 403, 403, 403, 403]);
+    assert.equal(await count(u), 3);
   });
 
   test('401 without a credential', async () => {
@@ -220,10 +262,11 @@ describe('PATCH /api/llm/:id', () => {
     const u = await t.createUser();
     const p = await createLlm(u);
     const jwks = await rsaJwks();
-    let r = await t.request('PATCH', `/api/llm/${p.id}`, { token: u.pat, body: { auth: { mode: 'jwt', audience: 'api', jwksJson: jwks, clockSkewS: 5 } } });
+    const auth = { mode: 'jwt', ...PINS, jwksJson: jwks, clockSkewS: 5 };
+    let r = await t.request('PATCH', `/api/llm/${p.id}`, { token: u.pat, body: { auth } });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body.auth, { mode: 'jwt', audience: 'api', jwksJson: jwks, clockSkewS: 5 });
-    assert.deepEqual(snapshotProxy(p.id)!.auth, { mode: 'jwt', audience: 'api', jwksJson: jwks, clockSkewS: 5 });
+    assert.deepEqual(r.body.auth, auth);
+    assert.deepEqual(snapshotProxy(p.id)!.auth, auth);
     const [plugin] = await t.app.services.db.query<{ auth: unknown }>('SELECT p.auth FROM gateway_plugins p JOIN gateway_services s ON s.id = p.service_id WHERE s.proxy_id = $1', [p.id]);
     assert.equal((plugin!.auth as { mode: string }).mode, 'jwt');
     r = await t.request('PATCH', `/api/llm/${p.id}`, { token: u.pat, body: { auth: null } });
@@ -260,7 +303,8 @@ describe('PATCH /api/llm/:id', () => {
       [{ allowedModels: ['c'] }, 'defaultModel: must be one of allowedModels'],
       [{ defaultModel: 'z' }, 'defaultModel: must be one of allowedModels'],
       [{ budget: { period: 'daily', capUsd: -5 } }, 'budget.capUsd: must be >= 0'],
-      [{ auth: { mode: 'jwt', jwksJson: 'not json' } }, 'auth.jwksJson: is not valid JSON'],
+      [{ auth: { mode: 'jwt', ...PINS, jwksJson: 'not json' } }, 'auth.jwksJson: is not valid JSON'],
+      [{ auth: { mode: 'jwt', issuer: 'https://idp.example', jwksJson: 'not json' } }, 'auth.audience: is required when mode is jwt'],
       [{ name: 'ok', providerKey: '' }, 'providerKey: must not be empty'],
     ];
     for (const [body, message] of cases) {

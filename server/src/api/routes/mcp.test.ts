@@ -13,6 +13,8 @@ import type { Lookup } from '../../net/upstream-guard.ts';
 const UPSTREAM = 'http://127.0.0.1:9/mcp';
 const MISSING = 'name e url sono obbligatori';
 const NOT_FOUND = { error: 'MCP server not found' };
+/** What a jwt-mode auth object must pin besides its JWKS. */
+const PINS = { issuer: 'https://idp.example', audience: 'tollgate' };
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });
@@ -133,10 +135,10 @@ describe('POST /api/mcp', () => {
       [{ url: 'ftp://example.com/x' }, 'url: must use https'],
       [{ url: 'http://user:pw@127.0.0.1/x' }, 'url: must not contain credentials'],
       [{ auth: { mode: 'oauth' } }, 'auth.mode: Invalid option: expected one of "svc_api_key"|"jwt"'],
-      [{ auth: { mode: 'jwt' } }, 'auth.jwksJson: is required when mode is jwt'],
-      [{ auth: { mode: 'jwt', jwksJson: '{' } }, 'auth.jwksJson: is not valid JSON'],
-      [{ auth: { mode: 'jwt', jwksJson: '{"keys":[]}' } }, 'auth.jwksJson: contains no keys'],
-      [{ auth: { mode: 'jwt', jwksJson: '{"keys":[{"kty":"oct","k":"AAAA"}]}' } }, 'auth.jwksJson: keys[0]: kty must be RSA, EC or OKP'],
+      [{ auth: { mode: 'jwt', ...PINS } }, 'auth.jwksJson: is required when mode is jwt'],
+      [{ auth: { mode: 'jwt', ...PINS, jwksJson: '{' } }, 'auth.jwksJson: is not valid JSON'],
+      [{ auth: { mode: 'jwt', ...PINS, jwksJson: '{"keys":[]}' } }, 'auth.jwksJson: contains no keys'],
+      [{ auth: { mode: 'jwt', ...PINS, jwksJson: '{"keys":[{"kty":"oct","k":"AAAA"}]}' } }, 'auth.jwksJson: keys[0]: kty must be RSA, EC or OKP'],
     ];
     for (const [extra, msg] of cases) {
       const r = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'x', url: UPSTREAM, ...extra } });
@@ -145,6 +147,29 @@ describe('POST /api/mcp', () => {
     }
     const list = await t.request('GET', '/api/mcp', { token: u.pat });
     assert.deepEqual(list.body.servers, [], 'a rejected create stores nothing');
+  });
+
+  test('jwt mode without an audience or an issuer is a 400 naming it, on create and on patch, and stores nothing', async () => {
+    const u = await t.createUser();
+    const jwksJson = await rsaJwks();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ mode: 'jwt', issuer: PINS.issuer, jwksJson }, 'auth.audience: is required when mode is jwt'],
+      [{ mode: 'jwt', audience: PINS.audience, jwksJson }, 'auth.issuer: is required when mode is jwt'],
+      [{ mode: 'jwt', jwksJson }, 'auth.audience: is required when mode is jwt'],
+      [{ mode: 'jwt', audience: '', issuer: PINS.issuer, jwksJson }, 'auth.audience: Too small: expected string to have >=1 characters'],
+    ];
+    for (const [auth, msg] of cases) {
+      const r = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'x', url: UPSTREAM, auth } });
+      assert.deepEqual([r.status, r.body], [400, { error: msg }], JSON.stringify(auth));
+    }
+    assert.deepEqual((await t.request('GET', '/api/mcp', { token: u.pat })).body.servers, [], 'a rejected create stores nothing');
+    const s = await createMcp(u);
+    for (const [auth, msg] of cases) {
+      const r = await t.request('PATCH', `/api/mcp/${s.id}`, { token: u.pat, body: { auth } });
+      assert.deepEqual([r.status, r.body], [400, { error: msg }], JSON.stringify(auth));
+    }
+    assert.equal((await t.request('GET', `/api/mcp/${s.id}`, { token: u.pat })).body.auth, null, 'a rejected patch changes nothing');
+    assert.equal(snapshotProxy(s.id)?.auth.mode, 'svc_api_key');
   });
 
   test('a jwt auth object is stored, returned with its public JWKS, and pushed to the gateway plugin', async () => {
@@ -279,12 +304,12 @@ describe('PATCH /api/mcp/:id', () => {
   test('an auth change reaches the gateway plugin; null clears it', async () => {
     const u = await t.createUser();
     const s = await createMcp(u);
-    const auth = { mode: 'jwt', jwksJson: await rsaJwks(), clockSkewS: 10 };
+    const auth = { mode: 'jwt', ...PINS, jwksJson: await rsaJwks(), clockSkewS: 10 };
     let r = await t.request('PATCH', `/api/mcp/${s.id}`, { token: u.pat, body: { auth } });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.auth, auth);
     assert.deepEqual(snapshotProxy(s.id)?.auth, auth);
-    r = await t.request('PATCH', `/api/mcp/${s.id}`, { token: u.pat, body: { auth: { mode: 'jwt', jwksJson: 'nope' } } });
+    r = await t.request('PATCH', `/api/mcp/${s.id}`, { token: u.pat, body: { auth: { mode: 'jwt', ...PINS, jwksJson: 'nope' } } });
     assert.deepEqual([r.status, r.body], [400, { error: 'auth.jwksJson: is not valid JSON' }]);
     assert.deepEqual(snapshotProxy(s.id)?.auth, auth, 'a rejected patch changes nothing');
     r = await t.request('PATCH', `/api/mcp/${s.id}`, { token: u.pat, body: { auth: null } });

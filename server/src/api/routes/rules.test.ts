@@ -186,6 +186,36 @@ describe('LLM proxies', () => {
   });
 });
 
+describe('caps on a proxy\'s rules', () => {
+  const lambdas = (n: number, enabled = true) => Array.from({ length: n }, (_, i) => ({ ...VALID.lambda_access, name: `l${i}`, enabled }));
+  const ruleLimit = (n: number) => ({ error: `rules: rule limit reached (${n}/100). A proxy holds at most 100 rules.` });
+  const lambdaLimit = (n: number) => ({ error: `rules: lambda limit reached (${n}/20). A proxy holds at most 20 lambda rules.` });
+
+  for (const kind of ['mcp', 'llm'] as const) {
+    test(`${kind}: 100 rules and 20 lambdas are stored; one more of either is a 400 naming the limit, and nothing changes`, async () => {
+      const u = await t.createUser();
+      const id = kind === 'mcp' ? await createMcp(u) : await createLlm(u);
+      const put = (rules: unknown[]) => t.request('PUT', `/api/${kind}/${id}/rules`, { token: u.pat, body: { rules } });
+      const full = [...lambdas(20), ...Array.from({ length: 80 }, () => VALID.ip_acl)];
+      const ok = await put(full);
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.body.rules.length, 100);
+
+      const over = await put([...full, VALID.ip_acl]);
+      assert.deepEqual([over.status, over.body], [400, ruleLimit(101)]);
+      // The tenant of the issue: 5000 rules are refused before any of them is parsed.
+      assert.deepEqual((await put(Array.from({ length: 5000 }, () => VALID.ip_acl))).body, ruleLimit(5000));
+      assert.deepEqual((await put(lambdas(21))).body, lambdaLimit(21));
+      // A disabled lambda still counts: enabling it is one click away, and every gateway compiles it.
+      const r = await put([...lambdas(20), ...lambdas(1, false)]);
+      assert.deepEqual([r.status, r.body], [400, lambdaLimit(21)]);
+
+      assert.deepEqual((await t.request('GET', `/api/${kind}/${id}/rules`, { token: u.pat })).body, { rules: ok.body.rules });
+      assert.deepEqual(gatewayRules(id), ok.body.rules);
+    });
+  }
+});
+
 test('tenant isolation: another user, a malformed id, or the other kind\'s id is a 404', async () => {
   const a = await t.createUser();
   const b = await t.createUser();

@@ -2,34 +2,45 @@
 // clockSkewS. Nothing is fetched at request time. Only asymmetric algorithms are accepted (so `alg: none` and HMAC
 // tricks with a public key fail), and a token whose key is not in the JWKS fails. Verified tokens are remembered
 // until they expire (bounded), so a client reusing its token pays the signature check once per config version.
+// A record without an audience or an issuer (saved before the API required them) refuses every token rather than
+// accept whatever the JWKS's owner signed for any application.
+import { missingJwtPins } from '@tollgate/contract';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { InboundAuth } from '../../snapshot/snapshot.ts';
 import type { AuthOutcome, Identity } from './types.ts';
-import { AuthMsg } from './messages.ts';
+import { AuthMsg, jwtPinsMissing } from './messages.ts';
 
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const CACHE_MAX = 10_000;
 const MAX_TOKEN_CHARS = 16 * 1024;
 
+type Refusal = Extract<AuthOutcome, { ok: false }>;
+
+/** What a proxy's auth gives, once per config version: the key set, or why no token can pass. */
+function setUp(auth: InboundAuth): { ok: true; keys: JWTVerifyGetKey } | Refusal {
+  const missing = missingJwtPins(auth);
+  if (missing.length) return { ok: false, status: 401, message: jwtPinsMissing(missing), reason: 'jwt_pins_missing', detail: missing.join(',') };
+  try {
+    const doc = JSON.parse(auth.jwksJson ?? '') as { keys?: unknown };
+    if (!Array.isArray(doc.keys)) throw new Error('no keys array');
+    return { ok: true, keys: createLocalJWKSet({ keys: doc.keys }) };
+  } catch (err) {
+    // The API validates the JWKS on save; a broken one here means every token fails (closed), never a crash.
+    return fail('jwks_unusable', (err as Error).message);
+  }
+}
+
 export class JwtVerifier {
-  private readonly keys: JWTVerifyGetKey | undefined;
-  private readonly setupError: string | undefined;
+  private readonly setup: ReturnType<typeof setUp>;
   private readonly verified = new Map<string, { identity: Identity; untilMs: number }>();
 
   constructor(private readonly auth: InboundAuth, private readonly nowMs: () => number) {
-    try {
-      const doc = JSON.parse(auth.jwksJson ?? '') as { keys?: unknown };
-      if (!Array.isArray(doc.keys)) throw new Error('no keys array');
-      this.keys = createLocalJWKSet({ keys: doc.keys });
-    } catch (err) {
-      // The API validates the JWKS on save; a broken one here means every token fails (closed), never a crash.
-      this.setupError = (err as Error).message;
-    }
+    this.setup = setUp(auth);
   }
 
   async verify(token: string | undefined, tokenHash: string | undefined): Promise<AuthOutcome> {
     if (!token || !tokenHash) return { ok: false, status: 401, message: AuthMsg.missing, reason: 'missing_credential' };
-    if (!this.keys) return fail('jwks_unusable', this.setupError);
+    if (!this.setup.ok) return this.setup;
     if (token.length > MAX_TOKEN_CHARS) return fail('token_too_long');
     const now = this.nowMs();
     const hit = this.verified.get(tokenHash);
@@ -39,7 +50,7 @@ export class JwtVerifier {
     }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.keys, {
+      ({ payload } = await jwtVerify(token, this.setup.keys, {
         issuer: this.auth.issuer,
         audience: this.auth.audience,
         clockTolerance: this.auth.clockSkewS,
@@ -74,7 +85,7 @@ export class JwtVerifier {
   }
 }
 
-function fail(reason: string, detail?: string): AuthOutcome {
+function fail(reason: string, detail?: string): Refusal {
   return { ok: false, status: 401, message: AuthMsg.invalidToken, reason, detail };
 }
 

@@ -4,8 +4,9 @@
 //     Compile once per rule version (when the config changes). `name` labels error messages (sanitised).
 //     `limits` overrides DEFAULT_LIMITS (instructions, wallMs, maxStringBytes, maxAllocBytes, maxStackSlots).
 //     Never throws on bad source.
-//   lambda.run(input: LambdaInput): LambdaOutcome            (synchronous, never throws)
+//   lambda.run(input: LambdaInput, request?: RequestBudget): LambdaOutcome      (synchronous, never throws)
 //     { kind: 'continue', responseBody? } | { kind: 'exit', status, body, headers } | { kind: 'error', message }
+//     `request` is shared by the lambda calls of one request (budget.ts); a spent one fails the call without running it.
 //   checkLambdaSource(source) → string | null                (syntax/static check only; used by the rule schema)
 //
 // One Lua state per compiled lambda, reused by every call. What persists between calls: only the compiled chunk
@@ -13,7 +14,7 @@
 // globals a lambda writes die with the call; the shared tables cannot be written (see sandbox.ts), so nothing one
 // caller does is visible to the next. Runs are not re-entrant (a nested run on the same lambda returns an error).
 // The surface a lambda sees is documented in docs/lambda.md.
-import { Budget, DEFAULT_LIMITS, type LambdaLimits } from './budget.ts';
+import { Budget, DEFAULT_LIMITS, type LambdaLimits, type RequestBudget } from './budget.ts';
 import { loadChunk } from './compile.ts';
 import { createArrayMarker } from './json.ts';
 import { createSandbox, pushEnv, type Sandbox } from './sandbox.ts';
@@ -22,14 +23,14 @@ import type { LambdaInput, LambdaOutcome } from './types.ts';
 import { lauxlib, lua, text, type LuaState } from './vm.ts';
 
 export { checkLambdaSource } from './compile.ts';
-export { DEFAULT_LIMITS, type LambdaLimits } from './budget.ts';
+export { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, RequestBudget, type LambdaLimits, type RequestLambdaLimits } from './budget.ts';
 export type { LambdaContext, LambdaInput, LambdaLogLevel, LambdaOutcome, LambdaPhase } from './types.ts';
 
 export const MAX_ERROR_MESSAGE = 512;
 
 export interface CompiledLambda {
   readonly name: string;
-  run(input: LambdaInput): LambdaOutcome;
+  run(input: LambdaInput, request?: RequestBudget): LambdaOutcome;
 }
 
 export type CompileResult = { ok: true; lambda: CompiledLambda } | { ok: false; error: string };
@@ -59,8 +60,10 @@ class Lambda implements CompiledLambda {
     ({ name: this.name, sandbox: this.sandbox, budget: this.budget, slot: this.slot, chunkRef: this.chunkRef } = parts);
   }
 
-  run(input: LambdaInput): LambdaOutcome {
+  run(input: LambdaInput, request?: RequestBudget): LambdaOutcome {
     if (this.slot.current !== null) return { kind: 'error', message: 'lambda is already running' };
+    const spent = request?.spent();
+    if (spent) return { kind: 'error', message: spent };
     const { L } = this.sandbox;
     const call = newCall(input);
     this.slot.current = call;
@@ -70,7 +73,7 @@ class Lambda implements CompiledLambda {
       pushEnv(this.sandbox);
       lua.lua_setupvalue(L, 1, 1); // the chunk's only upvalue is _ENV
       // The bodies' UTF-8 size without measuring them: at most 3 bytes per UTF-16 code unit.
-      this.budget.start(L, 3 * (input.request.body.length + (input.response?.body.length ?? 0)));
+      this.budget.start(L, 3 * (input.request.body.length + (input.response?.body.length ?? 0)), request);
       const status = lua.lua_pcall(L, 0, 0, 0);
       this.budget.stop();
       return this.outcome(L, status, call);

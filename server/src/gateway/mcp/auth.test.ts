@@ -266,3 +266,43 @@ test('jwt mode forgeries: HS256 with the public key, kid confusion, embedded and
     keyServer.close();
   }
 });
+
+test('jwt mode: a proxy stored without an audience or an issuer (before they were required) refuses every token with a message naming what is missing', async () => {
+  const { pj, sign } = await jwtSetup();
+  const token = await sign({});
+  assert.equal((await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` })).status, 200);
+  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const q = t.app.services.db;
+  const [row] = await q.query<{ auth: Record<string, unknown> }>('SELECT auth FROM mcp_servers WHERE id = $1', [pj.id]);
+  const saved = row!.auth;
+  // The rows as an older release wrote them: the record and the gateway plugin, which is what the gateway reads.
+  const stripClaims = async (claims: string[]) => {
+    const legacy = JSON.stringify(Object.fromEntries(Object.entries(saved).filter(([k]) => !claims.includes(k))));
+    await q.query('UPDATE mcp_servers SET auth = $2::jsonb WHERE id = $1', [pj.id, legacy]);
+    await q.query('UPDATE gateway_plugins SET auth = $2::jsonb WHERE service_id = (SELECT id FROM gateway_services WHERE proxy_id = $1)', [pj.id, legacy]);
+    await t.app.services.configChanged(await bumpConfigVersion(q));
+  };
+  const cases: Array<[string[], string]> = [
+    [['audience'], 'audience'],
+    [['issuer'], 'issuer'],
+    [['audience', 'issuer'], 'audience and no issuer'],
+  ];
+  for (const [claims, missing] of cases) {
+    await stripClaims(claims);
+    const before = up.requests.length;
+    // A token the old record would have let in, since it matches whatever is still pinned.
+    const r = await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` });
+    assert.deepEqual([r.status, r.json], [401, {
+      error: `This proxy's JWT authentication requires an audience and an issuer, and it has no ${missing}; update the proxy`,
+    }], claims.join());
+    assert.equal(up.requests.length, before, 'the upstream is never reached');
+    const ev = await flushedEvents(t, pj.id);
+    assert.deepEqual([ev.at(-1)!.event_type, ev.at(-1)!.details.reason], ['deny', 'jwt_pins_missing'], claims.join());
+  }
+  // The record reads back as stored, and updating it with both pins opens the proxy again.
+  const legacy = (await t.request('GET', `/api/mcp/${pj.id}`, { token: user.pat })).body.auth as Record<string, unknown>;
+  assert.deepEqual([legacy.audience, legacy.issuer], [undefined, undefined]);
+  const fixed = await t.request('PATCH', `/api/mcp/${pj.id}`, { token: user.pat, body: { auth: saved } });
+  assert.equal(fixed.status, 200, fixed.text);
+  assert.equal((await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` })).status, 200);
+});

@@ -70,7 +70,7 @@ export interface LlmProxyConfig extends cdktf.TerraformMetaArguments {
 }
 export interface LlmProxyAuth {
   /**
-  * Required aud claim (jwt mode).
+  * A value the aud claim of every token must hold; required in jwt mode.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#audience LlmProxy#audience}
   */
@@ -82,7 +82,7 @@ export interface LlmProxyAuth {
   */
   readonly clockSkewS?: number;
   /**
-  * Required iss claim (jwt mode).
+  * The iss claim every token must carry; required in jwt mode.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#issuer LlmProxy#issuer}
   */

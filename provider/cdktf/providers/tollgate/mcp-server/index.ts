@@ -58,7 +58,7 @@ export interface McpServerConfig extends cdktf.TerraformMetaArguments {
 }
 export interface McpServerAuth {
   /**
-  * Required aud claim (jwt mode).
+  * A value the aud claim of every token must hold; required in jwt mode.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#audience McpServer#audience}
   */
@@ -70,7 +70,7 @@ export interface McpServerAuth {
   */
   readonly clockSkewS?: number;
   /**
-  * Required iss claim (jwt mode).
+  * The iss claim every token must carry; required in jwt mode.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#issuer McpServer#issuer}
   */

@@ -2,9 +2,11 @@
 // forwarding; svc.response.exit answers the client at once) or, on MCP, in the response phase (per JSON-RPC response
 // message; svc.response.set_body replaces the message, svc.response.exit answers instead). A lambda that fails to
 // compile, raises an error or exceeds its budget emits `lambda_error` and the request fails closed: a JSON-RPC error
-// where the protocol has one (MCP), else HTTP 500 `{ error }`.
+// where the protocol has one (MCP), else HTTP 500 `{ error }`. Every call of one request draws on the request's shared
+// lambda budget too (gateway/lua/budget.ts), so many lambdas, or a response lambda run per message of a large batch,
+// cannot add up past it; running out fails the same way.
 import type { IncomingHttpHeaders } from 'node:http';
-import { compileLambda, type CompiledLambda, type LambdaInput, type LambdaLogLevel } from '../../lua/engine.ts';
+import { compileLambda, RequestBudget, type CompiledLambda, type LambdaInput, type LambdaLogLevel } from '../../lua/engine.ts';
 import type { BuildContext, RuleEntry } from '../../pipeline/build.ts';
 import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
@@ -42,6 +44,11 @@ function baseInput(x: Exchange, rule: LambdaRule, tool: string | undefined, meth
 
 type Runner = { ok: true; lambda: CompiledLambda } | { ok: false; error: string };
 
+/** The budget this request's lambdas share, made on its first lambda call. */
+function requestBudget(x: Exchange): RequestBudget {
+  return (x.lambdaBudget ??= new RequestBudget());
+}
+
 /**
  * A response-phase failure is the request's outcome (`lambda_error`) unless the outcome was already recorded (a
  * stream's `allow`, or an earlier failed message of the same answer): then it is a `stream_error` detail.
@@ -62,7 +69,7 @@ function access(x: Exchange, rule: LambdaRule, runner: Runner): Verdict {
     event: { type: 'lambda_error', ruleName: rule.name, details: { phase: 'access', error } },
   });
   if (!runner.ok) return deny(`compile: ${runner.error}`);
-  const o = runner.lambda.run({ phase: 'access', ...baseInput(x, rule, x.facts.tools[0], x.facts.method) });
+  const o = runner.lambda.run({ phase: 'access', ...baseInput(x, rule, x.facts.tools[0], x.facts.method) }, requestBudget(x));
   if (o.kind === 'continue') return { kind: 'continue' };
   if (o.kind === 'error') return deny(o.message);
   return {
@@ -77,7 +84,8 @@ function response(x: Exchange, rule: LambdaRule, runner: Runner, tool: string | 
     return { kind: 'fail', code: RpcCode.lambdaFailed, message: lambdaFailedMessage(rule.name) };
   };
   if (!runner.ok) return fail(`compile: ${runner.error}`);
-  const o = runner.lambda.run({ phase: 'response', ...baseInput(x, rule, tool, method), response: { status: 200, body: JSON.stringify(msg) } });
+  const input: LambdaInput = { phase: 'response', ...baseInput(x, rule, tool, method), response: { status: 200, body: JSON.stringify(msg) } };
+  const o = runner.lambda.run(input, requestBudget(x));
   if (o.kind === 'error') return fail(o.message);
   if (o.kind === 'exit') return { kind: 'exit', status: o.status, body: o.body, headers: o.headers };
   if (o.responseBody === undefined) return { kind: 'keep' };
