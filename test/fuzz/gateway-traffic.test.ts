@@ -8,8 +8,11 @@
 //   - no 500 of its own, and no error logged;
 //   - every refusal of its own is JSON `{error}` or a JSON-RPC error;
 //   - the provider key and the upstream token never come back;
+//   - a message or path the gateway refuses as malformed never reaches the MCP upstream;
 //   - every answer completes within 30 s, except an MCP GET event stream, which stays open until its client leaves
-//     (read for a second, then closed).
+//     (read for a second, then closed);
+//   - the LLM provider only ever receives a method and path of the openai route table (server/src/gateway/llm/
+//     routes.ts): whatever else was sent, odd methods and traversals included, was refused before the upstream.
 // Afterwards, both proxies still serve a plain request.
 //
 // Budget: TOLLGATE_FUZZ_RUNS requests (default 1500 here); TOLLGATE_FUZZ_RUNS=100000 npm test -- test/fuzz is the full
@@ -22,6 +25,8 @@ import { startTestApp } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { createKey, createProxy, putRules, rawSession } from '../../server/src/testing/mcp-kit.ts';
+import { RpcMsg } from '../../server/src/gateway/mcp/jsonrpc.ts';
+import { McpMsg } from '../../server/src/gateway/mcp/messages.ts';
 import { httpClient, type RawRequest, type RawResponse } from './client.ts';
 
 const RUNS = Number(process.env.TOLLGATE_FUZZ_RUNS ?? 1500);
@@ -84,6 +89,9 @@ function chatBody(): fc.Arbitrary<unknown> {
     max_tokens: fc.oneof(fc.integer(), json),
   }, { requiredKeys: [] });
 }
+
+/** What the openai route table serves (server/src/gateway/llm/providers/openai/index.ts), written out independently. */
+const SERVED_UPSTREAM = /^(?:POST \/v1\/(?:chat\/completions|responses|completions|embeddings)|GET \/v1\/models(?:\/[^/]+)?)$/;
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 /** Percent-encodes every UTF-8 byte (lone surrogates included, as U+FFFD), so the path carries whatever was generated. */
@@ -148,6 +156,23 @@ function problems(req: RawRequest, res: RawResponse, secrets: string[]): string[
   return out;
 }
 
+const MALFORMED_REFUSALS: ReadonlySet<string> = new Set([RpcMsg.unknownShape, RpcMsg.badId, RpcMsg.repeatedId, McpMsg.pathRejected]);
+
+/** Whether the answer is the gateway's refusal of a malformed message or path (classify.ts, upstream.ts). */
+function refusedAsMalformed(res: RawResponse): boolean {
+  let body: unknown;
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    return false;
+  }
+  return (Array.isArray(body) ? body : [body]).some((m: { error?: string | { message?: unknown } } | null) => {
+    const e = m?.error;
+    const text = typeof e === 'string' ? e : e?.message;
+    return typeof text === 'string' && (MALFORMED_REFUSALS.has(text) || /^Invalid params: \S+ needs params\.(name|uri) as a string$/.test(text));
+  });
+}
+
 test(`the gateway's MCP and LLM traffic under ${RUNS} fuzzed requests: no 500 of its own, refusals in JSON, no secret echoed (seed ${SEED})`, async () => {
   const up = await startMcpUpstream({ token: UPSTREAM_TOKEN });
   const fake = await startFakeProvider('openai');
@@ -171,10 +196,15 @@ test(`the gateway's MCP and LLM traffic under ${RUNS} fuzzed requests: no 500 of
     const secrets = [fake.providerKey, UPSTREAM_TOKEN];
 
     const property = fc.asyncProperty(requestArbitrary({ mcpId: p.id, llmId, key, sid }), async (req) => {
+      const upstreamCalls = up.requests.length;
+      const providerCalls = fake.received.length;
       const res = await client.send(req, { openStreamMs: 1000 });
       const kind = req.path.startsWith(`/${p.id}/`) ? 'mcp' : req.path.startsWith(`/${llmId}/`) ? 'llm' : 'other';
       statuses.set(`${kind} ${res.status}`, (statuses.get(`${kind} ${res.status}`) ?? 0) + 1);
       const wrong = problems(req, res, secrets);
+      if (refusedAsMalformed(res) && up.requests.length !== upstreamCalls) wrong.push('a message or path refused as malformed reached the upstream');
+      const unserved = fake.received.slice(providerCalls).map((r) => `${r.method} ${r.path.replace(/\?.*$/, '')}`).filter((r) => !SERVED_UPSTREAM.test(r));
+      if (unserved.length) wrong.push(`the provider received ${unserved.join(', ')}`);
       if (wrong.length || errors.length) {
         assert.fail(`${wrong.concat(errors.length ? [`logged errors:\n${errors.join('\n')}`] : []).join('; ')}\n${req.method} ${req.path.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`);
       }

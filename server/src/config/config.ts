@@ -44,6 +44,8 @@ export interface Config {
   streamCheckpointMs: number;
   /** How long a stream's record may go without an update before another gateway charges it as its gateway's loss. */
   streamOrphanMs: number;
+  /** Bytes of request bodies one gateway process holds at once (docs/gateway.md, "What a request may cost"). */
+  gatewayBodyBudgetMb: number;
 }
 
 export class ConfigError extends Error {
@@ -169,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     llmUpstreamTimeoutMs: positiveInt(env, 'TOLLGATE_LLM_UPSTREAM_TIMEOUT_MS', 600_000),
     streamCheckpointMs: positiveInt(env, 'TOLLGATE_STREAM_CHECKPOINT_MS', 1000),
     streamOrphanMs: positiveInt(env, 'TOLLGATE_STREAM_ORPHAN_MS', 30_000),
+    gatewayBodyBudgetMb: positiveInt(env, 'TOLLGATE_GATEWAY_BODY_BUDGET_MB', 64),
   };
 }

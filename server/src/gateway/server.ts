@@ -10,7 +10,13 @@ import { GatewayMetrics, type ProxyKindLabel } from './metrics.ts';
 import { resolveRoute } from './routing.ts';
 import { createMcpGateway } from './mcp/handler.ts';
 import { createLlmGateway } from './llm/handler.ts';
+import { BodyBudget } from './upstream/body.ts';
 import { sendJson } from './upstream/reply.ts';
+
+/** How long a client may take to send its request headers. */
+export const HEADERS_TIMEOUT_MS = 20_000;
+/** How long a client may take to send its whole request (a 32 MiB prompt at 1 MB/s fits). */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface GatewayHandle {
   url: string;
@@ -43,8 +49,10 @@ function listen(server: Server, host: string, port: number): Promise<string> {
 export async function startGateway(s: Services, opts: GatewayOptions): Promise<GatewayHandle> {
   const store = new ConfigStore(s);
   await store.start();
-  const mcp = createMcpGateway(s, store);
-  const llm = createLlmGateway(s, store);
+  // One budget for the bodies both data planes hold, so that memory stays bounded whatever mix arrives.
+  const bodies = new BodyBudget(s.config.gatewayBodyBudgetMb * 1024 * 1024);
+  const mcp = createMcpGateway(s, store, bodies);
+  const llm = createLlmGateway(s, store, bodies);
   const started = Date.now();
 
   const metrics = new GatewayMetrics(() => store.version);
@@ -90,7 +98,10 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
     });
   });
   proxy.keepAliveTimeout = 65_000;
-  proxy.headersTimeout = 66_000;
+  // A client has HEADERS_TIMEOUT_MS for its headers and REQUEST_TIMEOUT_MS for its whole request (408 after), so a
+  // slow sender cannot hold a connection and a body reservation open for long. Answers may take as long as they take.
+  proxy.headersTimeout = HEADERS_TIMEOUT_MS;
+  proxy.requestTimeout = REQUEST_TIMEOUT_MS;
   answerParseErrorsInJson(proxy);
 
   const admin = createServer((req, res) => {

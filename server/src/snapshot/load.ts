@@ -5,9 +5,9 @@ import type { Queryable } from '../db/db.ts';
 import type { Rule } from '@tollgate/contract';
 import type { Pin } from '../net/upstream-guard.ts';
 import { readConfigVersion } from '../config/changes.ts';
-import { tagLimit } from '@tollgate/contract';
+import { QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 import {
-  DEFAULT_AUTH, DEFAULT_LLM_MAX_RESP_BODY_KB, DEFAULT_MCP_MAX_RESP_BODY_KB, type BudgetConfig, type ClientCredential,
+  DEFAULT_AUTH, DEFAULT_LLM_MAX_REQ_BODY_KB, DEFAULT_LLM_MAX_RESP_BODY_KB, DEFAULT_MCP_MAX_REQ_BODY_KB, DEFAULT_MCP_MAX_RESP_BODY_KB, type BudgetConfig, type ClientCredential,
   type InboundAuth, type McpTool, type OwnerLimits, type ProxyConfig, type Snapshot, type SyntheticResource,
 } from './snapshot.ts';
 
@@ -69,6 +69,8 @@ function limitsFrom(tags: string[]): OwnerLimits {
   return {
     mcpMaxRespBodyKb: tagLimit(tags, 'private:permissions:mcp:max_resp_body_kb:') ?? DEFAULT_MCP_MAX_RESP_BODY_KB,
     llmMaxRespBodyKb: tagLimit(tags, 'private:permissions:llm:max_resp_body_kb:') ?? DEFAULT_LLM_MAX_RESP_BODY_KB,
+    mcpMaxReqBodyKb: tagLimit(tags, QUOTA_TAGS.mcpMaxReqBodyKb) ?? DEFAULT_MCP_MAX_REQ_BODY_KB,
+    llmMaxReqBodyKb: tagLimit(tags, QUOTA_TAGS.llmMaxReqBodyKb) ?? DEFAULT_LLM_MAX_REQ_BODY_KB,
   };
 }
 

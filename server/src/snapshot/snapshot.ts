@@ -37,6 +37,10 @@ export interface SyntheticResource {
 export interface OwnerLimits {
   mcpMaxRespBodyKb: number;
   llmMaxRespBodyKb: number;
+  /** Largest request body a client may send to one of the owner's MCP proxies (413 beyond). */
+  mcpMaxReqBodyKb: number;
+  /** Largest request body a client may send to one of the owner's LLM proxies (413 beyond). */
+  llmMaxReqBodyKb: number;
 }
 
 interface ProxyBase {
@@ -93,4 +97,8 @@ export interface Snapshot {
 
 export const DEFAULT_MCP_MAX_RESP_BODY_KB = 512;
 export const DEFAULT_LLM_MAX_RESP_BODY_KB = 2048;
+/** Not in the spec: a JSON-RPC request with its arguments (the cap the gateway always had). */
+export const DEFAULT_MCP_MAX_REQ_BODY_KB = 4 * 1024;
+/** Not in the spec: prompts with inline images or documents (the cap the gateway always had). */
+export const DEFAULT_LLM_MAX_REQ_BODY_KB = 32 * 1024;
 export const DEFAULT_AUTH: InboundAuth = { mode: 'svc_api_key', clockSkewS: 30 };

@@ -30,7 +30,7 @@ export function fakeWorld(rules: Rule[] = [], proxyOverrides: Partial<McpProxyCo
   } as unknown as Services;
   const proxy: McpProxyConfig = {
     kind: 'mcp', id: '11111111-1111-4111-8111-111111111111', userId: '22222222-2222-4222-8222-222222222222', name: 'p',
-    upstreamUrl: 'https://mcp.example.test/mcp', pin: null, auth: DEFAULT_AUTH, rules, limits: { mcpMaxRespBodyKb: 512, llmMaxRespBodyKb: 2048 },
+    upstreamUrl: 'https://mcp.example.test/mcp', pin: null, auth: DEFAULT_AUTH, rules, limits: { mcpMaxRespBodyKb: 512, llmMaxRespBodyKb: 2048, mcpMaxReqBodyKb: 4096, llmMaxReqBodyKb: 32768 },
     upstreamToken: undefined, tools: [], resources: [], ...proxyOverrides,
   };
   const snapshot: Snapshot = { version: 1, proxies: new Map([[proxy.id, proxy]]), hosts: new Map(), paths: new Map(), credentialsByHash: new Map() };

@@ -84,6 +84,33 @@ function embeddings(r: Received): string {
   return JSON.stringify(body);
 }
 
+/** The models each fake lists (GET /v1/models, /v1beta/models) and describes (GET …/models/<id>). */
+export const FAKE_MODELS: Readonly<Record<ProviderId, readonly string[]>> = {
+  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'o3', 'text-embedding-3-small'],
+  anthropic: ['claude-sonnet-4-20250514', 'claude-3-5-haiku-latest', 'claude-opus-4-1-20250805'],
+  gemini: ['gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.0-flash', 'text-embedding-004'],
+  mistral: ['mistral-small-latest', 'mistral-large-latest', 'codestral-latest', 'mistral-embed'],
+};
+
+function modelEntry(p: ProviderId, id: string): Record<string, unknown> {
+  if (p === 'gemini') return { name: `models/${id}`, displayName: id };
+  if (p === 'anthropic') return { type: 'model', id, display_name: id, created_at: '2025-05-14T00:00:00Z' };
+  return { id, object: 'model', owned_by: p };
+}
+
+/** GET: the model listing in the provider's own shape, or one model (404 when unknown). */
+function models(p: ProviderId, r: Received, res: ServerResponse): void {
+  const m = /\/models\/([^/?]+)/.exec(r.path);
+  if (m) {
+    const id = decodeURIComponent(m[1]!);
+    return FAKE_MODELS[p].includes(id) ? sendJson(res, 200, JSON.stringify(modelEntry(p, id))) : sendJson(res, 404, fixtureText(p, 'error.json'));
+  }
+  const all = FAKE_MODELS[p].map((id) => modelEntry(p, id));
+  if (p === 'gemini') return sendJson(res, 200, JSON.stringify({ models: all }));
+  if (p === 'anthropic') return sendJson(res, 200, JSON.stringify({ data: all, has_more: false, first_id: all[0]!.id, last_id: all.at(-1)!.id }));
+  return sendJson(res, 200, JSON.stringify({ object: 'list', data: all }));
+}
+
 async function answer(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
   const stream = r.json?.stream === true;
   const p = fake.provider;
@@ -129,7 +156,7 @@ export async function startFakeProvider(provider: ProviderId, providerKey = `pk-
       received.push(r);
       if (fake.override && await fake.override(r, res)) return;
       if (EXPECTED_AUTH[provider](req.headers) !== providerKey) return sendJson(res, 401, fixtureText(provider, 'error.json'));
-      if (r.method === 'GET') return sendJson(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'model-a', object: 'model' }] }));
+      if (r.method === 'GET') return models(provider, r, res);
       await answer(fake, r, res);
     })().catch(() => res.destroy());
   });

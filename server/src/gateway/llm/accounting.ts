@@ -106,7 +106,7 @@ function recordConversation(d: AccountingDeps, o: Outcome): void {
 /** The request's side of its outcome event: the answer's status, the endpoint, and where model_route sent it. */
 function requestDetails(call: LlmCall, status: number): Record<string, unknown> {
   const routed = call.routedBy !== undefined;
-  return { status, endpoint: call.endpoint?.kind ?? 'passthrough', requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy };
+  return { status, endpoint: call.label, requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy };
 }
 
 /** What an outcome event says was charged (the same fields for a finished stream and a recovered one). */

@@ -1,12 +1,21 @@
-// One LLM request as the data plane sees it: the provider endpoint, the parsed body, the model, and the edits the
-// rules make (prompt_replace, prompt_guard rewrite, model_route). The body is re-serialised only if a rule changed
-// it, so an untouched request is forwarded byte for byte.
+// One LLM request as the data plane sees it: its route (routes.ts: the metered endpoint, a model listing or lookup,
+// or a refusal), the parsed body, the model, and the edits the rules make (prompt_replace, prompt_guard rewrite,
+// model_route). The body is re-serialised only if a rule changed it, so an untouched request is forwarded byte for
+// byte.
 import type { Endpoint, JsonObject, ProviderAdapter, TextVisitor } from './providers/index.ts';
+import { routeLabel, type Route } from './routes.ts';
 
 /** Output tokens reserved for a request that does not say how many it may generate. */
 export const DEFAULT_OUTPUT_ESTIMATE = 1024;
 /** Upper bound of a reservation's output part, whatever the request asks for. */
 const MAX_OUTPUT_ESTIMATE = 65_536;
+
+/** The model the request names: in the body or path of a call, the path of a model lookup; none for a listing. */
+function requestedModelOf(adapter: ProviderAdapter, route: Route, json: JsonObject | undefined): string | undefined {
+  if (route.use === 'get_model') return route.model;
+  if (route.use !== 'call' || route.modelFrom === 'upstream') return undefined;
+  return adapter.readModel(route.endpoint, json);
+}
 
 export class LlmCall {
   /** The model the upstream will receive (after model_route). */
@@ -22,10 +31,12 @@ export class LlmCall {
   readonly settlers: Array<(actualTokens: number) => Promise<void>> = [];
   /** Set when a rule changed the model (events and usage keep both). */
   routedBy: string | undefined;
+  /** The metered endpoint (route `call`), else undefined. */
+  readonly endpoint: Endpoint | undefined;
 
   constructor(
     readonly adapter: ProviderAdapter,
-    readonly endpoint: Endpoint | undefined,
+    readonly route: Route,
     pathname: string,
     /** Query string to forward (the client key already removed), with its leading '?', or ''. */
     readonly search: string,
@@ -35,9 +46,16 @@ export class LlmCall {
     readonly invalidBody = false,
   ) {
     this.pathname = pathname;
-    this.requestedModel = endpoint ? adapter.readModel(endpoint, json) : undefined;
+    const endpoint = route.use === 'call' ? route.endpoint : undefined;
+    this.endpoint = endpoint;
+    this.requestedModel = requestedModelOf(adapter, route, json);
     this.model = this.requestedModel;
     this.stream = endpoint ? adapter.isStream(endpoint, json) : false;
+  }
+
+  /** What the request is, for events and lambdas: the endpoint kind, `list_models`, `get_model` or `refused`. */
+  get label(): string {
+    return routeLabel(this.route);
   }
 
   /** Whether the gateway accounts this request (a known, billable endpoint with a JSON body). */

@@ -64,9 +64,13 @@ test('a key granted on one proxy reaches nothing on another (default-deny per pr
   assert.deepEqual(r.json, { error: 'This API key has no access to this LLM proxy' });
 });
 
-test('unsupported endpoints are refused; read-only ones pass through', async () => {
+test('endpoints outside the route table are refused; the model listing is served', async () => {
+  const n = mis.fake.received.length;
   const r = await rawLlm(`${mis.base}/v1/files`, { purpose: 'x' }, { authorization: `Bearer ${misKey}` });
-  assert.equal(r.status, 404);
+  assert.deepEqual([r.status, r.json], [403, { error: 'Endpoint not allowed: POST /v1/files is not served by this LLM proxy' }]);
+  const files = await fetch(`${mis.base}/v1/files`, { headers: { authorization: `Bearer ${misKey}` } });
+  assert.equal(files.status, 403, 'reads outside the table are refused too');
+  assert.equal(mis.fake.received.length, n);
   const g = await fetch(`${mis.base}/v1/models`, { headers: { authorization: `Bearer ${misKey}` } });
   assert.equal(g.status, 200);
   assert.equal(mis.fake.last().method, 'GET');
@@ -100,23 +104,24 @@ test('an upstream that breaks off is a 502 with an error event; a proxy without 
   assert.ok(reasons.includes('upstream_unreachable') && reasons.includes('no_provider_key'), reasons.join());
 });
 
-test('dot segments are resolved before the endpoint is recognised; bodies that are not JSON are 400 after auth', async () => {
+test('dot segments are refused, never resolved; bodies that are not JSON are 400 after auth', async () => {
   // fetch would resolve the dots itself; undici's path option sends them as written.
   const client = new Client(new URL(mis.base).origin);
-  const raw = await client.request({
+  const n = mis.fake.received.length;
+  const dotted = await client.request({
     method: 'POST', path: `/${mis.id}/v1/files/../chat/completions`,
     headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'mistral-small-latest', messages: [{ role: 'user', content: 'x' }] }),
   });
-  await raw.body.text();
-  assert.equal(raw.statusCode, 200);
-  assert.equal(mis.fake.last().path, '/v1/chat/completions');
+  await dotted.body.text();
+  assert.equal(dotted.statusCode, 400, 'the provider could resolve the path otherwise than the gateway');
   const sneaky = await client.request({
     method: 'POST', path: `/${mis.id}/v1/chat/completions/../../files`,
     headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{}',
   });
   await sneaky.body.text();
-  assert.equal(sneaky.statusCode, 404, 'a path that resolves to an unaccounted endpoint is refused');
+  assert.equal(sneaky.statusCode, 400);
+  assert.equal(mis.fake.received.length, n);
   await client.close();
   const bad = await fetch(`${mis.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${misKey}`, 'content-type': 'application/json' }, body: '{not json' });
   assert.deepEqual([bad.status, await bad.json()], [400, { error: 'Invalid JSON body' }]);

@@ -15,12 +15,12 @@ import { DatastoreUnavailable } from '../../db/db.ts';
 import { strictBearerToken } from '../../http/authorization.ts';
 import type { Services } from '../../services.ts';
 import type { ConfigStore } from '../config-store.ts';
-import { emitFor, newExchange, RuntimeCache, runAccessPhases, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
+import { emitFor, newExchange, RuntimeCache, runAccessPhases, runGate, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
 import { accountCompleted, liveRecord, releaseHolds, type AccountingDeps, type Aborted } from './accounting.ts';
 import { AccountingWriter } from './accounting-writer.ts';
-import { LlmMsg } from './authorize.ts';
+import { LlmMsg, routeRefused } from './authorize.ts';
 import { admitBudget } from './budget-gate.ts';
 import { LlmCall } from './call.ts';
 import { LiveStreams } from './live-streams.ts';
@@ -29,10 +29,12 @@ import { attachCall } from './exchange.ts';
 import { ResponseMeter } from './meter.ts';
 import { isObject, parseJson } from './providers/json.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
-import { MAX_LLM_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
+import { filteredModelList } from './model-listing.ts';
+import { routeOf, type Route } from './routes.ts';
+import { closeUnread, jsonShapeProblem, readBodyOr413, type BodyBudget } from '../upstream/body.ts';
 import { callUpstream, pipeBody, timeoutOf } from '../upstream/call.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
-import { sendError, sendRuleBody } from '../upstream/reply.ts';
+import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
 import { providerPool } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
@@ -40,12 +42,13 @@ interface Deps extends AccountingDeps {
   store: ConfigStore;
   runtimes: RuntimeCache<LlmRuntime>;
   streams: LiveStreams;
+  budget: BodyBudget;
 }
 
 
 /** How long a stopping gateway lets LLM requests in flight finish (Kubernetes gives 30 s by default). */
 const DRAIN_GRACE_MS = 20_000;
-export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler {
+export function createLlmGateway(s: Services, store: ConfigStore, budget: BodyBudget): ProxyHandler {
   const pools = providerPool();
   const writer = new AccountingWriter(s.db, s.secrets, s.log);
   const ledger = new BudgetLedger(
@@ -59,7 +62,7 @@ export function createLlmGateway(s: Services, store: ConfigStore): ProxyHandler 
   const streams = new LiveStreams(s.config.streamCheckpointMs, (rows) => writer.checkpoint(rows));
   const recovery = new StreamRecovery(s.db, ledger, s.log, s.metrics, s.config.streamOrphanMs);
   recovery.start();
-  const d: Deps = { s, store, runtimes, ledger, writer, streams };
+  const d: Deps = { s, store, runtimes, ledger, writer, streams, budget };
   // Requests still running, so flush() can wait for their accounting (it runs after the client has its answer).
   const inFlight = new InFlight();
   return {
@@ -88,10 +91,12 @@ function render(res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>):
   sendRuleBody(res, v.status, v.body, v.cached ? { ...v.headers, 'x-tollgate-cache': 'hit' } : v.headers);
 }
 
+interface Target { pathname: string; query: URLSearchParams | undefined; search: string }
+
 /** Splits `/path?query`, dropping the `key` query parameter (a Gemini client key) from what is forwarded. */
-function splitTarget(forwardPath: string): { pathname: string; query: URLSearchParams | undefined; search: string } {
+function splitTarget(forwardPath: string): Target {
   const q = forwardPath.indexOf('?');
-  const pathname = normalizePath(q < 0 ? forwardPath : forwardPath.slice(0, q));
+  const pathname = q < 0 ? forwardPath : forwardPath.slice(0, q);
   if (q < 0) return { pathname, query: undefined, search: '' };
   const query = new URLSearchParams(forwardPath.slice(q + 1));
   if (!query.has('key')) return { pathname, query, search: forwardPath.slice(q) };
@@ -102,20 +107,9 @@ function splitTarget(forwardPath: string): { pathname: string; query: URLSearchP
 
 const NO_QUERY = new URLSearchParams();
 
-/**
- * Dot segments are resolved the way the provider will resolve them, so the endpoint the gateway accounts is the one
- * the provider serves (`/v1/x/../chat/completions` is chat completions). Most paths have none and skip the parser.
- */
-function normalizePath(p: string): string {
-  return p.includes('/.') || /%2e/i.test(p) ? new URL(p, 'http://gateway.invalid').pathname : p;
-}
-
 /** Parses the request into an LlmCall; the provider-native client key is removed from the forwarded query. */
-function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, raw: Buffer): { call: LlmCall; token: string | undefined } {
-  const target = splitTarget(forwardPath);
-  const ep = rt.adapter.endpoint(req.method ?? 'GET', target.pathname);
-  // The native key is read before the `key` parameter is dropped from the forwarded query.
-  const token = strictBearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, nativeQuery(forwardPath) ?? NO_QUERY);
+function parseCall(rt: LlmRuntime, target: Target, r: Route, raw: Buffer): { call: LlmCall } {
+  const ep = r.use === 'call' ? r.endpoint : undefined;
   let json;
   let invalid = false;
   if (ep) {
@@ -123,7 +117,12 @@ function parseCall(rt: LlmRuntime, req: IncomingMessage, forwardPath: string, ra
     if (isObject(parsed)) json = parsed;
     else invalid = true;
   }
-  return { call: new LlmCall(rt.adapter, ep, target.pathname, target.search, raw, json, invalid), token };
+  return { call: new LlmCall(rt.adapter, r, target.pathname, target.search, raw, json, invalid) };
+}
+
+/** The client's credential: Bearer first, else the provider's native place (read before `key` leaves the query). */
+function clientToken(rt: LlmRuntime, req: IncomingMessage, forwardPath: string): string | undefined {
+  return strictBearerToken(req.headers) ?? rt.adapter.nativeClientKey(req.headers, nativeQuery(forwardPath) ?? NO_QUERY);
 }
 
 function nativeQuery(forwardPath: string): URLSearchParams | undefined {
@@ -132,7 +131,7 @@ function nativeQuery(forwardPath: string): URLSearchParams | undefined {
 }
 
 function factsOf(rt: LlmRuntime, call: LlmCall, raw: Buffer): RequestFacts {
-  const facts: RequestFacts = { method: call.endpoint?.kind ?? 'passthrough', tools: [], model: call.requestedModel };
+  const facts: RequestFacts = { method: call.label, tools: [], model: call.requestedModel };
   if (rt.needsBody) facts.body = raw.toString('utf8');
   if (rt.caches && call.endpoint && call.json && !call.stream) facts.cache = { tool: `llm:${call.endpoint.kind}`, payload: `${call.pathname}\n${raw.toString('utf8')}` };
   return facts;
@@ -144,10 +143,36 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
   const startMs = d.s.clock.nowMs();
   const snapshot = d.store.current;
   const rt = d.runtimes.get(snapshot, proxy);
-  const raw = await readBodyOr413(req, res, MAX_LLM_REQUEST_BYTES);
+  // Bans, address rules and the credential need only the headers: whoever is refused there costs no body read.
+  const x = newExchange(d.s, snapshot, proxy, req, { method: `http:${req.method}`, tools: [] }, clientToken(rt, req, route.forwardPath));
+  const gate = await runGate(rt.pipeline, x);
+  if (gate.kind !== 'continue') {
+    closeUnread(req, res);
+    render(res, gate);
+    emitFor(x, gate.event);
+    return;
+  }
+  // The path as sent, never resolved: routes.ts refuses what the provider could read as another path. A path the proxy
+  // does not serve is refused before its body is read, too.
+  const target = splitTarget(route.forwardPath);
+  const r = routeOf(rt.adapter, req.method ?? 'GET', target.pathname);
+  if (r.use === 'refused') {
+    const v = routeRefused(r);
+    closeUnread(req, res);
+    render(res, v);
+    emitFor(x, v.event);
+    return;
+  }
+  const raw = await readBodyOr413(req, res, proxy.limits.llmMaxReqBodyKb * 1024, d.budget, (reason) => emitFor(x, { type: 'deny', details: { reason } }));
   if (!raw) return;
-  const { call, token } = parseCall(rt, req, route.forwardPath, raw);
-  const x = newExchange(d.s, snapshot, proxy, req, factsOf(rt, call, raw), token);
+  const shape = jsonShapeProblem(raw);
+  if (shape) {
+    sendError(res, 400, `Invalid JSON body: ${shape}`);
+    emitFor(x, { type: 'deny', details: { reason: 'json_shape' } });
+    return;
+  }
+  const { call } = parseCall(rt, target, r, raw);
+  x.facts = factsOf(rt, call, raw);
   attachCall(x, call);
   let hold: BudgetHold | undefined;
   let budgetHeaders: Record<string, string> = {};
@@ -229,6 +254,7 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
     return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
   }
+  if (call.route.use === 'list_models' && up.statusCode === 200) return answerModelList(d, rt, f, up);
   const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
   const meter = call.endpoint
     ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
@@ -245,6 +271,17 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
   const metered = meter?.finish(up.statusCode);
   if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
   await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks, live }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
+}
+
+/** A model listing answers with the models this caller may use (model-listing.ts); nothing is charged. */
+async function answerModelList(d: Deps, rt: LlmRuntime, f: Forwarding, up: UpstreamResponse): Promise<void> {
+  const proxy = f.x.proxy as LlmProxyConfig;
+  const listed = await filteredModelList(up, rt.adapter, rt.models.visibleTo(f.x.identity), proxy.limits.llmMaxRespBodyKb * 1024);
+  const gone = f.res.destroyed;
+  if (listed === undefined && !gone) return upstreamFailed(d, f, 502, LlmMsg.invalidModelList, 'upstream_invalid_response');
+  if (listed !== undefined) sendJson(f.res, up.statusCode, listed, { ...clientResponseHeaders(up.headers, true), ...f.extraHeaders });
+  const done = { x: f.x, call: f.call, hold: f.hold, completionHooks: rt.completionHooks, live: undefined };
+  await accountCompleted(d, done, { status: up.statusCode, metered: undefined, aborted: gone ? 'client_gone' : false, startMs: f.startMs });
 }
 
 async function upstreamFailed(d: Deps, f: Forwarding, status: number, message: string, reason: string): Promise<void> {

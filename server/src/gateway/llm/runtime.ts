@@ -11,6 +11,7 @@ import { buildPromptReplace } from '../rules/prompt_replace/handler.ts';
 import { buildRateLimit } from '../rules/rate_limit/handler.ts';
 import { buildTokensPerMinute } from '../rules/rate_limit/tokens-per-minute.ts';
 import { createAuthorize } from './authorize.ts';
+import { ModelPolicy } from './model-policy.ts';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from './providers/index.ts';
 import type { LlmRuleHandler } from './rule-handler.ts';
 import { providerTarget, type UpstreamTarget } from './upstream.ts';
@@ -30,6 +31,8 @@ export interface LlmRuntime {
   proxy: LlmProxyConfig;
   pipeline: Pipeline<LlmRuleHandler>;
   adapter: ProviderAdapter;
+  /** The models a caller may use: the authorize phase and the model listing filter ask it. */
+  models: ModelPolicy;
   authorize: Authorize;
   /** Undefined while the proxy has no DNS pin for its provider host (requests get 502). */
   target: UpstreamTarget | undefined;
@@ -46,11 +49,13 @@ export interface LlmRuntime {
 export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: PinnedPool, builders = LLM_RULE_BUILDERS): LlmRuntime {
   const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
   const completionHooks = pipeline.handlers.filter((h) => h.onCompletion);
+  const models = new ModelPolicy(proxy);
   return {
     proxy,
     pipeline,
     adapter: PROVIDER_ADAPTERS[proxy.provider],
-    authorize: createAuthorize(proxy),
+    models,
+    authorize: createAuthorize(models),
     target: providerTarget(pools, proxy.upstreamUrl, proxy.pin),
     completionHooks,
     wantsText: proxy.logConversations || completionHooks.length > 0,

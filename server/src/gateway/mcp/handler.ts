@@ -1,9 +1,10 @@
 // The MCP data plane: a transparent Streamable HTTP proxy with policy. POST (JSON-RPC, single or batch, answered as
 // JSON or SSE), GET (server stream, with Last-Event-ID) and DELETE (session end) are forwarded to the pinned upstream
 // with Mcp-Session-Id / MCP-Protocol-Version passed both ways. Every request runs the generic pipeline (bans,
-// ip_acl, authentication, proxy-level authorization, access rules); each POST message is then authorized
-// (tools/call and resources against the key's tags), synthetic resources and tools are answered locally, and the
-// upstream's answer is shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
+// ip_acl, authentication, proxy-level authorization, access rules); each POST message is classified (classify.ts)
+// and authorized (message-policy.ts: tools/call and resources against the key's tags), synthetic resources and tools
+// are answered locally, what goes upstream is the checked messages re-serialised, and the upstream's answer is
+// shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
@@ -11,23 +12,23 @@ import type { UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../config-store.ts';
 import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
-import { emitFor, newExchange, runAccessPhases, RuntimeCache, type Exchange, type Verdict } from '../pipeline/index.ts';
+import { emitFor, newExchange, runAccessPhases, runGate, RuntimeCache, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import { originAllowed, sendRpc } from './http.ts';
-import { isRecord, parseMessages, RpcCode, rpcError, rpcResult, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
-import type { McpPermissions } from './permissions.ts';
+import { isRecord, RpcCode, rpcError, RpcMsg, type RequestInfo } from './jsonrpc.ts';
+import { parseMessages } from './classify.ts';
+import { planMessages, refuseMessages } from './message-policy.ts';
 import { isEventStream, respondJson, respondStream } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
-import { callResult, readResult } from './synthetic.ts';
-import { MAX_MCP_REQUEST_BYTES, readBodyOr413 } from '../upstream/body.ts';
+import { closeUnread, jsonShapeProblem, readBodyOr413, type BodyBudget } from '../upstream/body.ts';
 import { callUpstream, pipeBody, timeoutOf } from '../upstream/call.ts';
 import { clientResponseHeaders, upstreamRequestHeaders } from '../upstream/headers.ts';
-import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
+import { sendBody, sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
 import { upstreamPath } from './upstream.ts';
 import { PinnedPool } from '../upstream/pool.ts';
 import { McpMsg } from './messages.ts';
 
-export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler {
+export function createMcpGateway(s: Services, store: ConfigStore, budget: BodyBudget): ProxyHandler {
   const agents = new PinnedPool();
   const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
   store.onChange((snap) => {
@@ -42,18 +43,18 @@ export function createMcpGateway(s: Services, store: ConfigStore): ProxyHandler 
       const snap = store.current;
       const rt = runtimes.get(snap, route.proxy);
       if (!originAllowed(req)) {
-        req.resume();
+        closeUnread(req, res);
         const x = newExchange(s, snap, route.proxy, req, { method: `http:${req.method}`, tools: [] });
         emitFor(x, { type: 'deny', details: { reason: 'origin_rejected' } });
         sendError(res, 403, McpMsg.originRejected);
         return;
       }
       switch (req.method) {
-        case 'POST': return handlePost(s, snap, rt, req, res, route, openStreams);
+        case 'POST': return handlePost(s, snap, rt, req, res, route, openStreams, budget);
         case 'GET':
         case 'DELETE': return handleStreamOrDelete(s, snap, rt, req, res, route, openStreams);
         default:
-          req.resume();
+          closeUnread(req, res);
           sendError(res, 405, McpMsg.methodNotAllowed, { allow: 'GET, POST, DELETE' });
       }
     },
@@ -85,65 +86,82 @@ function relayStream(open: InFlight, ctx: Parameters<typeof respondStream>[0], u
   return open.add(respondStream(ctx, up));
 }
 
-async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight): Promise<void> {
-  const raw = await readBodyOr413(req, res, MAX_MCP_REQUEST_BYTES);
-  if (!raw) return;
-  const text = raw.toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return sendJson(res, 400, rpcError(null, RpcCode.parseError, 'Parse error'));
+async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight, budget: BodyBudget): Promise<void> {
+  // Bans, address rules and the credential need only the headers: whoever is refused there costs no body read.
+  const x = newExchange(s, snap, rt.proxy, req, { method: 'http:POST', tools: [] });
+  const gate = await runGate(rt.pipeline, x);
+  if (gate.kind !== 'continue') {
+    closeUnread(req, res);
+    return finishVerdict(x, res, gate, false, []);
   }
-  const parsed = parseMessages(body);
-  if (!parsed) return sendJson(res, 400, rpcError(null, RpcCode.invalidRequest, 'Invalid Request'));
+  const parsed = await readMessages(rt, x, req, res, budget);
+  if (!parsed) return;
   const { batch, items } = parsed;
-  const first = items[0]!;
-  const tools = items.flatMap((i) => (i.tool !== undefined ? [i.tool] : []));
-  const x = newExchange(s, snap, rt.proxy, req, {
-    method: batch ? 'batch' : first.method ?? 'response',
-    tools,
-    body: text,
-    cache: !batch && first.tool !== undefined && first.id !== undefined && !rt.synthetic.tools.has(first.tool)
-      ? { tool: first.tool, payload: JSON.stringify(isRecord(first.msg.params) ? first.msg.params.arguments ?? null : null) }
-      : undefined,
-  });
+  x.facts = postFacts(rt, parsed);
 
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
   if (v.kind !== 'continue') return finishVerdict(x, res, v, batch, items);
 
-  // Per-message authorization and the answers the gateway gives itself.
+  // Per-message authorization and the answers the gateway gives itself (message-policy.ts).
   const perms = rt.permissions(x.identity!);
-  const local: JsonRpcMessage[] = [];
-  const forwarded: RequestInfo[] = [];
-  const refused: Array<{ item: RequestInfo; message: string }> = [];
-  for (const item of items) {
-    const own = answerLocally(rt, perms, item);
-    if (own === undefined) forwarded.push(item);
-    else if ('refused' in own) refused.push({ item, message: own.refused });
-    else local.push(own.answer);
-  }
-  if (refused.length) {
-    const errs = items.filter((i) => i.id !== undefined).map((i) => {
-      const r = refused.find((f) => f.item === i);
-      return r ? rpcError(i.id, RpcCode.notPermitted, r.message) : rpcError(i.id, RpcCode.batchRejected, McpMsg.batchRejected);
-    });
-    for (const r of refused) emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.item.tool !== undefined ? 'tool_not_permitted' : 'resource_not_permitted', method: r.item.method, ...(r.item.uri ? { uri: r.item.uri } : {}) } });
-    if (!errs.length) return sendError(res, 403, refused[0]!.message);
-    return sendRpc(res, batch, errs);
-  }
+  const { forwarded, local, refused } = planMessages(rt, perms, items);
+  if (refused.length) return refuseMessages(x, res, parsed, refused);
   if (!forwarded.length) {
+    // Only notifications to synthetic tools or resources: accepted, with nothing to answer.
+    if (!local.length) return sendBody(res, 202, '', {});
     emitFor(x, { type: 'allow', details: { method: x.facts.method, served_by: 'gateway' } });
     return sendRpc(res, batch, local);
   }
 
-  const payload = local.length ? JSON.stringify(batch ? forwarded.map((f) => f.msg) : forwarded[0]!.msg) : raw;
+  // The upstream reads exactly what was checked: the parsed messages re-serialised, never the client's bytes (a key
+  // written twice in one object reaches it once, with the value the policy read; classify.ts).
+  const payload = JSON.stringify(batch ? forwarded.map((f) => f.msg) : forwarded[0]!.msg);
   const up = await forwardUpstream(rt, x, req, res, route, 'POST', payload);
   if (!up) return;
-  const shaper = new Shaper(rt, x, perms, forwarded);
-  const ctx = { x, res, shaper, capBytes: rt.capBytes, batch, forwarded, local };
+  const ctx = { x, res, shaper: new Shaper(rt, x, perms, forwarded), capBytes: rt.capBytes, batch, forwarded, local };
+  return answerPost(ctx, up, items.some((i) => i.id !== undefined), open);
+}
+
+type Messages = NonNullable<ReturnType<typeof parseMessages>>;
+
+/**
+ * The POST's JSON-RPC messages, read within the owner's request cap and the process's body budget and parsed within
+ * the parse limits (../upstream/body.ts); undefined once the client has been answered.
+ */
+async function readMessages(rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, budget: BodyBudget): Promise<Messages | undefined> {
+  const raw = await readBodyOr413(req, res, rt.proxy.limits.mcpMaxReqBodyKb * 1024, budget, (reason) => emitFor(x, { type: 'deny', details: { reason } }));
+  if (!raw) return undefined;
+  const shape = jsonShapeProblem(raw);
+  if (shape) return void sendJson(res, 400, rpcError(null, RpcCode.invalidRequest, `Invalid Request: ${shape}`));
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return void sendJson(res, 400, rpcError(null, RpcCode.parseError, RpcMsg.parseError));
+  }
+  const parsed = parseMessages(body);
+  if (!parsed) return void sendJson(res, 400, rpcError(null, RpcCode.invalidRequest, RpcMsg.invalidRequest));
+  return parsed;
+}
+
+/** What the pipeline knows of a POST once its messages are parsed. */
+function postFacts(rt: McpRuntime, { batch, items }: Messages): RequestFacts {
+  const first = items[0]!;
+  return {
+    method: batch ? 'batch' : first.method ?? 'response',
+    tools: items.flatMap((i) => (i.tool !== undefined ? [i.tool] : [])),
+    // A lambda reads the messages as the upstream will (re-serialised), not the client's bytes.
+    body: rt.needsBody ? JSON.stringify(batch ? items.map((i) => i.msg) : first.msg) : undefined,
+    cache: !batch && first.tool !== undefined && first.id !== undefined && !rt.synthetic.tools.has(first.tool)
+      ? { tool: first.tool, payload: JSON.stringify(isRecord(first.msg.params) ? first.msg.params.arguments ?? null : null) }
+      : undefined,
+  };
+}
+
+/** Passes the upstream's answer to a POST on: shaped SSE or JSON, or as it came; one outcome event. */
+async function answerPost(ctx: Parameters<typeof respondStream>[0], up: UpstreamResponse, hasRequests: boolean, open: InFlight): Promise<void> {
+  const { x, res, batch, local } = ctx;
   const ct = up.headers['content-type'] as string | undefined;
-  const hasRequests = items.some((i) => i.id !== undefined);
   const started = Date.now();
   if (up.statusCode === 200 && isEventStream(ct)) {
     if (hasRequests) {
@@ -171,26 +189,6 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   return passThrough(x, res, up);
 }
 
-/**
- * Decides whether the gateway answers a message itself: synthetic tools and resources, and refusals of tools and
- * resources the credential may not use. Undefined: forward it.
- */
-function answerLocally(rt: McpRuntime, perms: McpPermissions, item: RequestInfo): { answer: JsonRpcMessage } | { refused: string } | undefined {
-  if (item.id === undefined) return undefined;
-  if (item.method === 'tools/call' && item.tool !== undefined) {
-    if (!perms.tool(item.tool)) return { refused: McpMsg.toolNotPermitted(item.tool) };
-    const syn = rt.synthetic.tools.get(item.tool);
-    return syn ? { answer: rpcResult(item.id, callResult(syn)) } : undefined;
-  }
-  if (item.uri !== undefined) {
-    const syn = rt.synthetic.byUri.get(item.uri);
-    if (!perms.resource(syn?.id)) return { refused: McpMsg.resourceNotPermitted(item.uri) };
-    if (!syn) return undefined;
-    return { answer: rpcResult(item.id, item.method === 'resources/read' ? readResult(syn) : {}) };
-  }
-  return undefined;
-}
-
 /** Renders a pipeline verdict that stopped the request, and records its event. */
 function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>, batch: boolean, items: RequestInfo[]): void {
   emitFor(x, v.event);
@@ -208,7 +206,10 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
   req.resume();
   const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
-  if (v.kind !== 'continue') return finishVerdict(x, res, v, false, []);
+  if (v.kind !== 'continue') {
+    closeUnread(req, res);
+    return finishVerdict(x, res, v, false, []);
+  }
   const up = await forwardUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
   if (!up) return;
   if (req.method === 'GET' && up.statusCode === 200 && isEventStream(up.headers['content-type'] as string | undefined)) {
@@ -222,6 +223,12 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
 async function forwardUpstream(
   rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, route: RouteMatch, method: 'GET' | 'POST' | 'DELETE', body: Buffer | string | undefined,
 ): Promise<UpstreamResponse | undefined> {
+  const path = upstreamPath(rt.target, route.forwardPath);
+  if (path === undefined) {
+    emitFor(x, { type: 'deny', details: { reason: 'path_rejected' } });
+    sendError(res, 400, McpMsg.pathRejected);
+    return undefined;
+  }
   if (!rt.agent) {
     emitFor(x, { type: 'error', details: { reason: 'upstream_not_pinned' } });
     sendError(res, 502, McpMsg.notPinned);
@@ -231,7 +238,7 @@ async function forwardUpstream(
   try {
     up = await callUpstream(x, rt.agent, {
       origin: rt.target.origin,
-      path: upstreamPath(rt.target, route.forwardPath),
+      path,
       method,
       headers: upstreamRequestHeaders(req.headers, rt.upstreamAuth),
       body,

@@ -1,4 +1,5 @@
-// JSON-RPC 2.0 as MCP uses it: what the gateway reads from a request body and the errors it answers with.
+// JSON-RPC 2.0 as MCP uses it: the messages, what the gateway notes about each message of a request body (read by
+// classify.ts) and the errors it answers with.
 import { GATEWAY_STOPPING_MESSAGE } from '../upstream/pool.ts';
 import { McpMsg } from './messages.ts';
 export type JsonRpcId = string | number;
@@ -12,13 +13,31 @@ export interface JsonRpcMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/**
+ * What a client message is: a request (a method and an id: an answer is expected), a notification (a method, no id
+ * member) or a response (a client's result or error reply to a server request, such as sampling or elicitation).
+ */
+export type MessageKind = 'request' | 'notification' | 'response';
+
+/** Why the gateway refuses a message before any policy looks at it (classify.ts). */
+export interface Invalid {
+  code: number;
+  message: string;
+  /** The `deny` event's `details.reason`. */
+  reason: 'invalid_request' | 'invalid_params' | 'repeated_id';
+}
+
 /** One message of a client POST, with what the gateway needs to know about it. */
 export interface RequestInfo {
   msg: JsonRpcMessage;
+  /** Undefined when the message is none of the three: then `invalid` says why. */
+  kind?: MessageKind;
+  /** Set when the message is refused whatever the credential may do (an unknown shape, bad params, a repeated id). */
+  invalid?: Invalid;
   /** Present for requests (a response is expected); absent for notifications and client replies. */
   id?: JsonRpcId;
   method?: string;
-  /** tools/call: the tool name. */
+  /** tools/call (request or notification): the tool name. */
   tool?: string;
   /** resources/read, subscribe, unsubscribe: the resource URI. */
   uri?: string;
@@ -28,6 +47,7 @@ export interface RequestInfo {
 export const RpcCode = {
   parseError: -32700,
   invalidRequest: -32600,
+  invalidParams: -32602,
   /** Response over the owner's MCP response-body cap. */
   responseTooLarge: -32000,
   /** The credential may not use this tool or resource. */
@@ -43,6 +63,13 @@ export const RpcCode = {
 } as const;
 
 export const RpcMsg = {
+  parseError: 'Parse error',
+  invalidRequest: 'Invalid Request',
+  unknownShape: 'Invalid Request: not a JSON-RPC 2.0 request, notification or response',
+  badId: 'Invalid Request: id must be a string or a finite number',
+  /** Answers are matched to requests by id: two requests (or two replies) with one id in a batch are ambiguous. */
+  repeatedId: 'Invalid Request: another message of this batch has the same id',
+  invalidParams: (method: string, member: string) => `Invalid params: ${method} needs params.${member} as a string`,
   responseTooLarge: 'Response too large',
   upstreamBroken: McpMsg.broken,
   gatewayStopping: GATEWAY_STOPPING_MESSAGE,
@@ -52,27 +79,8 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isId(v: unknown): v is JsonRpcId {
+export function isId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
-}
-
-/** Reads the messages of a POST body; undefined when it is not a JSON-RPC message or a non-empty array of them. */
-export function parseMessages(body: unknown): { batch: boolean; items: RequestInfo[] } | undefined {
-  const batch = Array.isArray(body);
-  const list = batch ? body : [body];
-  if (!list.length) return undefined;
-  const items: RequestInfo[] = [];
-  for (const m of list) {
-    if (!isRecord(m)) return undefined;
-    const method = typeof m.method === 'string' ? m.method : undefined;
-    const info: RequestInfo = { msg: m as JsonRpcMessage, method };
-    if (method && isId(m.id)) info.id = m.id;
-    const params = isRecord(m.params) ? m.params : undefined;
-    if (method === 'tools/call' && typeof params?.name === 'string') info.tool = params.name;
-    if ((method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe') && typeof params?.uri === 'string') info.uri = params.uri;
-    items.push(info);
-  }
-  return { batch, items };
 }
 
 export function rpcError(id: JsonRpcId | null | undefined, code: number, message: string): JsonRpcMessage {

@@ -13,4 +13,6 @@ export const McpMsg = {
   toolNotPermitted: (t: string) => `Tool "${t}" is not permitted for this credential`,
   resourceNotPermitted: (u: string) => `Resource "${u}" is not permitted for this credential`,
   batchRejected: 'Batch rejected: another message in it was refused',
+  /** upstream.ts forwardablePath says which paths. */
+  pathRejected: 'Path not allowed: dot segments, empty segments, backslashes and encoded dots, slashes, backslashes or percent signs are not forwarded',
 } as const;

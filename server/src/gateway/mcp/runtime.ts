@@ -32,6 +32,8 @@ export interface McpRuntime {
   upstreamAuth: readonly [string, string] | undefined;
   /** The owner's MCP response-body cap in bytes. */
   capBytes: number;
+  /** A lambda reads the request body (svc.request.get_body): only then is it handed to the pipeline. */
+  needsBody: boolean;
   permissions(identity: Identity): McpPermissions;
 }
 
@@ -47,6 +49,7 @@ export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxy
     agent: proxyAgent(agents, proxy),
     upstreamAuth: proxy.upstreamToken ? ['authorization', `Bearer ${proxy.upstreamToken}`] : undefined,
     capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
+    needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),
     permissions(identity) {
       const key = identity.credentialId;
       if (!key) return permissionsFor(identity, proxy.id);

@@ -19,14 +19,39 @@ export function upstreamTarget(url: string): UpstreamTarget {
 
 /**
  * The upstream path for a forwarded request path: `/` is the configured MCP endpoint itself; anything else is
- * appended to it. Query strings of both are kept.
+ * appended to it. Query strings of both are kept. Undefined when the path may not be forwarded (forwardablePath).
  */
-export function upstreamPath(t: UpstreamTarget, forwardPath: string): string {
+export function upstreamPath(t: UpstreamTarget, forwardPath: string): string | undefined {
   const q = forwardPath.indexOf('?');
   const path = q < 0 ? forwardPath : forwardPath.slice(0, q);
+  if (!forwardablePath(path)) return undefined;
   const query = [t.baseQuery, q < 0 ? '' : forwardPath.slice(q + 1)].filter(Boolean).join('&');
-  const joined = path === '/' || path === '' ? t.basePath : t.basePath.replace(/\/+$/, '') + path;
+  const joined = path === '/' ? t.basePath : t.basePath.replace(/\/+$/, '') + path;
   return query ? `${joined}?${query}` : joined;
+}
+
+/** A `.` or `..` segment, also with a `;` parameter (`..;x`, which some servers read as `..`). */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:;[^/]*)?(?:\/|$)/;
+/**
+ * What another parser could read as a different path: an empty segment (`//`), a backslash, a fragment, and the
+ * escapes of `.`, `/`, `\` and `%` itself (which a second decoding would turn into the others).
+ */
+const AMBIGUOUS = /\/\/|\\|#|%(?:2e|2f|5c|25)/i;
+
+/**
+ * Whether a client's path stays under the configured MCP path at the upstream however the upstream (or a proxy in
+ * front of it) normalises or decodes it: the gateway appends it to that path as sent, so it must name no parent, in
+ * any spelling. Refused rather than normalised: a client of an MCP endpoint has no reason to send any of these.
+ * Malformed escapes and overlong or invalid UTF-8 (an old way to spell `.` and `/`) are refused too.
+ */
+export function forwardablePath(path: string): boolean {
+  if (!path.startsWith('/') || DOT_SEGMENT.test(path) || AMBIGUOUS.test(path)) return false;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -38,7 +38,7 @@ import { buildLambda } from '../rules/lambda/handler.ts';
 export type { Identity } from '../inbound-auth/types.ts';
 export type { RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
 export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilders } from './build.ts';
-export { newExchange, runAccessPhases, emitFor, auditEventFor, type Authorize } from './run.ts';
+export { newExchange, runGate, runAccessPhases, emitFor, auditEventFor, type Authorize } from './run.ts';
 export { toolScope } from './scope.ts';
 export { storeCached } from '../rules/static_cache/handler.ts';
 

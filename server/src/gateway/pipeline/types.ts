@@ -4,6 +4,7 @@ import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import type { GatewayEvent } from '../events.ts';
 import type { Identity } from '../inbound-auth/types.ts';
+import type { RequestBudget } from '../lua/budget.ts';
 
 /** What the kind-specific handler learned about the request before the pipeline runs. */
 export interface RequestFacts {
@@ -46,6 +47,11 @@ export interface Exchange {
    * or a response-phase rule failed and recorded its error as the outcome. What fails later is a detail event.
    */
   outcomeRecorded?: boolean;
+  /**
+   * What the lambdas of this request have used together (access lambdas and every response lambda of its answer):
+   * created by the first lambda that runs, so a request without lambdas carries none.
+   */
+  lambdaBudget?: RequestBudget;
 }
 
 /** An event to record, without the fields the emitter fills (user, proxy, ip, time). */
@@ -92,6 +98,11 @@ export interface RuleHandler {
   readonly scope: ToolScope;
   /** Phase `ban`: runs before authentication (rate_limit bans). */
   checkBan?(x: Exchange): MaybePromise<Verdict>;
+  /**
+   * The `network` hook reads the request's tools (an ip_acl rule scoped to tools): it cannot run before the body is
+   * read, so it runs after authentication. Unset: it decides from the connection alone, before authentication.
+   */
+  readonly needsTools?: boolean;
   /** Phase `network`: runs before authentication, after bans (ip_acl). */
   network?(x: Exchange): MaybePromise<Verdict>;
   /** Phase `access`: after authentication and authorization, in array order (rate_limit, lambda, static_cache...). */

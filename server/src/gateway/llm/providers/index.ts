@@ -8,4 +8,4 @@ import type { ProviderAdapter } from './types.ts';
 
 export const PROVIDER_ADAPTERS: Readonly<Record<ProviderId, ProviderAdapter>> = { openai, anthropic, gemini, mistral };
 
-export type { ProviderAdapter, Endpoint, EndpointKind, Json, JsonObject, StreamReader, TextRole, TextVisitor } from './types.ts';
+export type { ProviderAdapter, Endpoint, EndpointKind, Json, JsonObject, ModelFilter, RouteSpec, StreamReader, TextRole, TextVisitor } from './types.ts';

@@ -56,10 +56,45 @@ export interface ProviderError {
   code?: string;
 }
 
+/**
+ * One entry of a provider's route table (../routes.ts): the only requests a proxy forwards. A `path` is literal
+ * segments, `{model}` (one segment, percent-decoded: the model) or `{model}:<operation>` (Gemini).
+ */
+export type RouteSpec =
+  | {
+    method: 'POST';
+    path: string;
+    /** The metered operation. */
+    endpoint: EndpointKind;
+    /**
+     * Where the model is named: the body's `model`, the path, or nowhere the gateway can see (`upstream`: a Mistral
+     * agent's model is stored with the agent, so only a caller that may use every model is served).
+     */
+    model: 'body' | 'path' | 'upstream';
+    /** Produces no billable tokens (count_tokens). */
+    free?: true;
+    /** Streaming is chosen by the path (Gemini `:streamGenerateContent`). */
+    stream?: true;
+  }
+  | {
+    method: 'GET';
+    path: string;
+    /** The model listing (filtered to what the caller may use) or one model's description (`{model}` in the path). */
+    use: 'list_models' | 'get_model';
+  };
+
+/** Keeps the listed models this caller may use. */
+export type ModelFilter = (model: string) => boolean;
+
 export interface ProviderAdapter {
   readonly id: ProviderId;
-  /** The accounted endpoint a request path is, or undefined (other paths). */
-  endpoint(method: string, pathname: string): Endpoint | undefined;
+  /** Every method and path the proxy serves; anything else is refused before the upstream is called. */
+  readonly routes: readonly RouteSpec[];
+  /**
+   * The provider's model listing with only the models `keep` accepts, pagination fields made to fit; undefined when
+   * the body is not the provider's listing shape (it is then not relayed).
+   */
+  filterModelList(body: Json, keep: ModelFilter): Json | undefined;
   /** The client key in the provider's native place (x-api-key, x-goog-api-key, ?key=); Bearer is read first. */
   nativeClientKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined;
   /** The header carrying the stored provider key upstream (DESIGN §5). */

@@ -28,6 +28,7 @@ export function buildIpAcl(entries: RuleEntry<IpAclRule>[]): RuleHandler[] {
     ruleType: 'ip_acl', index: first, ruleName: `ip_acl#${first}`,
     // The gate itself runs for every request; each rule's own scope is checked inside.
     scope: toolScope(['*']),
+    needsTools: acls.some((a) => !a.scope.all),
     network: (x) => decide(acls, x),
   }];
 }

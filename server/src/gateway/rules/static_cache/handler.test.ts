@@ -44,7 +44,7 @@ test('per_identity separates credentials and JWT claim sets; shared does not', a
 });
 
 test('answers over the owner response cap are not stored; uncacheable requests are ignored', async () => {
-  const w = fakeWorld([], { limits: { mcpMaxRespBodyKb: 1, llmMaxRespBodyKb: 2048 } });
+  const w = fakeWorld([], { limits: { mcpMaxRespBodyKb: 1, llmMaxRespBodyKb: 2048, mcpMaxReqBodyKb: 4096, llmMaxReqBodyKb: 32768 } });
   const [h] = buildStaticCache([{ rule: rule(), index: 0 }]);
   const x = fakeExchange(w, { cache: { tool: 't', payload: 'p' } });
   await h!.access!(x);

@@ -2,14 +2,28 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureJson, fixtureText, readStream } from '../../../../testing/provider-fixtures.ts';
 import type { JsonObject, TextRole } from '../types.ts';
+import { routeOf } from '../../routes.ts';
 import { anthropic } from './index.ts';
 
 const messages = { kind: 'messages' } as const;
 
-test('endpoints: messages (accounted) and count_tokens (free)', () => {
-  assert.deepEqual(anthropic.endpoint('POST', '/v1/messages'), messages);
-  assert.deepEqual(anthropic.endpoint('POST', '/v1/messages/count_tokens'), { kind: 'count_tokens', free: true });
-  assert.equal(anthropic.endpoint('GET', '/v1/models'), undefined);
+test('route table: messages (accounted), count_tokens (free), the model listing and lookup; batches and files are not served', () => {
+  assert.deepEqual(routeOf(anthropic, 'POST', '/v1/messages'), { use: 'call', endpoint: messages, modelFrom: 'body' });
+  assert.deepEqual(routeOf(anthropic, 'POST', '/v1/messages/count_tokens'), { use: 'call', endpoint: { kind: 'count_tokens', free: true }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(anthropic, 'GET', '/v1/models'), { use: 'list_models' });
+  assert.deepEqual(routeOf(anthropic, 'GET', '/v1/models/claude-sonnet-4-20250514'), { use: 'get_model', model: 'claude-sonnet-4-20250514' });
+  for (const [method, path] of [['POST', '/v1/messages/batches'], ['GET', '/v1/messages/batches/msgbatch_1/results'], ['GET', '/v1/files'], ['GET', '/v1/organizations/usage_report/messages']]) {
+    assert.equal(routeOf(anthropic, method!, path!).use, 'refused', `${method} ${path}`);
+  }
+});
+
+test('model listing: entries the caller may not use are dropped; the cursors name the kept page', () => {
+  const page = { data: [{ type: 'model', id: 'claude-a' }, { type: 'model', id: 'claude-b' }, { type: 'model', id: 'claude-c' }], has_more: true, first_id: 'claude-a', last_id: 'claude-c' };
+  assert.deepEqual(anthropic.filterModelList(page, (m) => m === 'claude-b'), { data: [{ type: 'model', id: 'claude-b' }], has_more: true, first_id: 'claude-b', last_id: 'claude-b' });
+  // Nothing kept while more pages follow: the upstream cursors stay, so the client can page on.
+  assert.deepEqual(anthropic.filterModelList(page, () => false), { ...page, data: [] });
+  assert.deepEqual(anthropic.filterModelList({ ...page, has_more: false }, () => false), { data: [], has_more: false, first_id: null, last_id: null });
+  assert.equal(anthropic.filterModelList({ models: [] }, () => true), undefined, 'not the listing shape');
 });
 
 test('auth: the client key may come in x-api-key; the provider key goes in x-api-key', () => {

@@ -5,15 +5,17 @@
 // cumulative output in `message_delta`.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
-import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import type { Endpoint, Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
+import { filterIdList } from '../model-list.ts';
 
-function endpoint(method: string, pathname: string): Endpoint | undefined {
-  if (method !== 'POST') return undefined;
-  if (pathname.endsWith('/messages/count_tokens')) return { kind: 'count_tokens', free: true };
-  if (pathname.endsWith('/messages')) return { kind: 'messages' };
-  return undefined;
-}
+/** What an Anthropic proxy serves (message batches, files, skills, the admin API... are not: see openai/index.ts). */
+const routes: readonly RouteSpec[] = [
+  { method: 'POST', path: '/v1/messages', endpoint: 'messages', model: 'body' },
+  { method: 'POST', path: '/v1/messages/count_tokens', endpoint: 'count_tokens', model: 'body', free: true },
+  { method: 'GET', path: '/v1/models', use: 'list_models' },
+  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+];
 
 function messagesUsage(u: Json | undefined): TokenUsage | undefined {
   if (!isObject(u)) return undefined;
@@ -114,7 +116,8 @@ class MessagesStreamReader implements StreamReader {
 
 export const anthropic: ProviderAdapter = {
   id: 'anthropic',
-  endpoint,
+  routes,
+  filterModelList: filterIdList,
   nativeClientKey(headers) {
     const v = headers['x-api-key'];
     return typeof v === 'string' && v ? v : undefined;

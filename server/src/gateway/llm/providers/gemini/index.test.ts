@@ -2,15 +2,35 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureJson, fixtureText, readStream } from '../../../../testing/provider-fixtures.ts';
 import type { JsonObject, TextRole } from '../types.ts';
+import { routeOf } from '../../routes.ts';
 import { gemini } from './index.ts';
 
-test('endpoints: the model and the operation come from the path', () => {
-  assert.deepEqual(gemini.endpoint('POST', '/v1beta/models/gemini-2.0-flash:generateContent'), { kind: 'generate', pathModel: 'gemini-2.0-flash' });
-  assert.deepEqual(gemini.endpoint('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent'), { kind: 'generate', pathModel: 'gemini-2.5-pro', pathStream: true });
-  assert.equal(gemini.endpoint('POST', '/v1beta/models/text-embedding-004:embedContent')?.kind, 'embed');
-  assert.equal(gemini.endpoint('POST', '/v1beta/models/gemini-2.0-flash:countTokens')?.free, true);
-  assert.equal(gemini.endpoint('GET', '/v1beta/models'), undefined);
-  assert.equal(gemini.endpoint('POST', '/v1beta/models/x:unknownOp'), undefined);
+const endpointOf = (method: string, path: string) => {
+  const r = routeOf(gemini, method, path);
+  return r.use === 'call' ? r.endpoint : undefined;
+};
+
+test('route table: the model and the operation come from the path, on v1beta and v1', () => {
+  assert.deepEqual(endpointOf('POST', '/v1beta/models/gemini-2.0-flash:generateContent'), { kind: 'generate', pathModel: 'gemini-2.0-flash' });
+  assert.deepEqual(endpointOf('POST', '/v1/models/gemini-2.5-pro:streamGenerateContent'), { kind: 'generate', pathModel: 'gemini-2.5-pro', pathStream: true });
+  assert.equal(endpointOf('POST', '/v1beta/models/text-embedding-004:embedContent')?.kind, 'embed');
+  assert.equal(endpointOf('POST', '/v1beta/models/text-embedding-004:batchEmbedContents')?.kind, 'embed');
+  assert.equal(endpointOf('POST', '/v1beta/models/gemini-2.0-flash:countTokens')?.free, true);
+  assert.deepEqual(routeOf(gemini, 'GET', '/v1beta/models'), { use: 'list_models' });
+  assert.deepEqual(routeOf(gemini, 'GET', '/v1beta/models/gemini-2.5-flash'), { use: 'get_model', model: 'gemini-2.5-flash' });
+  for (const [method, path] of [
+    ['POST', '/v1beta/models/x:unknownOp'], ['POST', '/v1beta/models/a:b:generateContent'], ['POST', '/v1beta/tunedModels/t:generateContent'],
+    ['GET', '/v1beta/files'], ['POST', '/v1beta/cachedContents'], ['GET', '/v1beta/operations'], ['POST', '/v1beta/models/gemini-2.0-flash:batchGenerateContent'],
+  ]) {
+    assert.equal(routeOf(gemini, method!, path!).use, 'refused', `${method} ${path}`);
+  }
+});
+
+test('model listing: names are compared without models/, the page token is kept', () => {
+  const page = { models: [{ name: 'models/gemini-2.5-flash' }, { name: 'models/gemini-2.5-pro' }], nextPageToken: 'tok' };
+  assert.deepEqual(gemini.filterModelList(page, (m) => m === 'gemini-2.5-pro'), { models: [{ name: 'models/gemini-2.5-pro' }], nextPageToken: 'tok' });
+  assert.deepEqual(gemini.filterModelList({}, () => true), { models: [] });
+  assert.equal(gemini.filterModelList({ models: 'x' }, () => true), undefined, 'not the listing shape');
 });
 
 test('auth: the client key may come in x-goog-api-key or ?key=; the provider key goes in x-goog-api-key', () => {
@@ -21,7 +41,7 @@ test('auth: the client key may come in x-goog-api-key or ?key=; the provider key
 });
 
 test('model rewrite changes the path, not the body', () => {
-  const ep = gemini.endpoint('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent')!;
+  const ep = endpointOf('POST', '/v1beta/models/gemini-2.5-pro:streamGenerateContent')!;
   const body: JsonObject = { contents: [] };
   assert.equal(gemini.readModel(ep, body), 'gemini-2.5-pro');
   assert.equal(gemini.writeModel(ep, body, '/v1beta/models/gemini-2.5-pro:streamGenerateContent', 'gemini-2.0-flash'), '/v1beta/models/gemini-2.0-flash:streamGenerateContent');

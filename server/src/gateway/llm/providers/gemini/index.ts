@@ -5,22 +5,38 @@
 // thoughts. Streams are SSE with `?alt=sse`, otherwise a JSON array delivered progressively.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, obj, parseJson, str } from '../json.ts';
-import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import type { Endpoint, Json, JsonObject, ModelFilter, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
 
-const PATH = /\/(models|tunedModels)\/([^/:]+):([A-Za-z]+)$/;
+/** The model segment of a served operation path (the route table below only lets these through). */
+const PATH = /\/models\/([^/:]+):([A-Za-z]+)$/;
 
-function endpoint(method: string, pathname: string): Endpoint | undefined {
-  if (method !== 'POST') return undefined;
-  const m = PATH.exec(pathname);
-  if (!m) return undefined;
-  const model = decodeURIComponent(m[2]!);
-  switch (m[3]) {
-    case 'generateContent': return { kind: 'generate', pathModel: model };
-    case 'streamGenerateContent': return { kind: 'generate', pathModel: model, pathStream: true };
-    case 'embedContent': case 'batchEmbedContents': return { kind: 'embed', pathModel: model };
-    case 'countTokens': return { kind: 'count_tokens', pathModel: model, free: true };
-    default: return undefined;
-  }
+/**
+ * What a Gemini proxy serves, on the stable and the beta API. Tuned models, files, cached contents, batches and
+ * long-running operations are not here: a key's grant names base models, and those are not metered.
+ */
+const routes: readonly RouteSpec[] = ['v1beta', 'v1'].flatMap((v): RouteSpec[] => [
+  { method: 'POST', path: `/${v}/models/{model}:generateContent`, endpoint: 'generate', model: 'path' },
+  { method: 'POST', path: `/${v}/models/{model}:streamGenerateContent`, endpoint: 'generate', model: 'path', stream: true },
+  { method: 'POST', path: `/${v}/models/{model}:embedContent`, endpoint: 'embed', model: 'path' },
+  { method: 'POST', path: `/${v}/models/{model}:batchEmbedContents`, endpoint: 'embed', model: 'path' },
+  { method: 'POST', path: `/${v}/models/{model}:countTokens`, endpoint: 'count_tokens', model: 'path', free: true },
+  { method: 'GET', path: `/${v}/models`, use: 'list_models' },
+  { method: 'GET', path: `/${v}/models/{model}`, use: 'get_model' },
+]);
+
+/** `{models: [{name: 'models/x', ...}], nextPageToken}`: the page token is opaque and kept. */
+function filterModelList(body: Json, keep: ModelFilter): Json | undefined {
+  const models = arr(body, 'models');
+  if (!isObject(body) || (!models && 'models' in body)) return undefined;
+  // A page with nothing on it comes without `models`.
+  if (!models) return typeof body.nextPageToken === 'string' ? { models: [], nextPageToken: body.nextPageToken } : { models: [] };
+  return {
+    ...body,
+    models: models.filter((m) => {
+      const name = str(m, 'name');
+      return name !== undefined && keep(name.startsWith('models/') ? name.slice('models/'.length) : name);
+    }),
+  };
 }
 
 function usageOf(meta: Json | undefined): TokenUsage | undefined {
@@ -126,7 +142,8 @@ class GenerateStreamReader implements StreamReader {
 
 export const gemini: ProviderAdapter = {
   id: 'gemini',
-  endpoint,
+  routes,
+  filterModelList,
   nativeClientKey(headers, query) {
     const h = headers['x-goog-api-key'];
     if (typeof h === 'string' && h) return h;
@@ -136,7 +153,7 @@ export const gemini: ProviderAdapter = {
   readModel: (ep) => ep.pathModel,
   writeModel(ep, _body, pathname, model) {
     ep.pathModel = model;
-    return pathname.replace(PATH, (_m, kind: string, _old: string, op: string) => `/${kind}/${encodeURIComponent(model)}:${op}`);
+    return pathname.replace(PATH, (_m, _old: string, op: string) => `/models/${encodeURIComponent(model)}:${op}`);
   },
   isStream: (ep) => ep.pathStream === true,
   askStreamUsage: () => false,

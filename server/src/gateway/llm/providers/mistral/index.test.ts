@@ -2,15 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureJson, fixtureText, readStream } from '../../../../testing/provider-fixtures.ts';
 import type { JsonObject, TextRole } from '../types.ts';
+import { routeOf } from '../../routes.ts';
 import { mistral } from './index.ts';
 
 const chat = { kind: 'chat' } as const;
 
-test('endpoints: chat, fim, embeddings', () => {
-  assert.deepEqual(mistral.endpoint('POST', '/v1/chat/completions'), chat);
-  assert.equal(mistral.endpoint('POST', '/v1/fim/completions')?.kind, 'fim');
-  assert.equal(mistral.endpoint('POST', '/v1/embeddings')?.kind, 'embeddings');
-  assert.equal(mistral.endpoint('GET', '/v1/models'), undefined);
+test('route table: chat, fim, agents (model chosen upstream), embeddings, the model listing and lookup', () => {
+  assert.deepEqual(routeOf(mistral, 'POST', '/v1/chat/completions'), { use: 'call', endpoint: chat, modelFrom: 'body' });
+  assert.deepEqual(routeOf(mistral, 'POST', '/v1/fim/completions'), { use: 'call', endpoint: { kind: 'fim' }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(mistral, 'POST', '/v1/agents/completions'), { use: 'call', endpoint: chat, modelFrom: 'upstream' });
+  assert.deepEqual(routeOf(mistral, 'POST', '/v1/embeddings'), { use: 'call', endpoint: { kind: 'embeddings' }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(mistral, 'GET', '/v1/models'), { use: 'list_models' });
+  assert.deepEqual(routeOf(mistral, 'GET', '/v1/models/mistral-small-latest'), { use: 'get_model', model: 'mistral-small-latest' });
+  for (const [method, path] of [['GET', '/v1/files'], ['POST', '/v1/batch/jobs'], ['GET', '/v1/fine_tuning/jobs'], ['DELETE', '/v1/models/ft:x'], ['POST', '/v1/agents']]) {
+    assert.equal(routeOf(mistral, method!, path!).use, 'refused', `${method} ${path}`);
+  }
 });
 
 test('auth header is Authorization Bearer', () => {

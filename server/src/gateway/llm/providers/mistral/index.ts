@@ -3,20 +3,24 @@
 // the API rejects unknown fields, so nothing is added to streaming requests.
 import { obj, str } from '../json.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from '../openai/chat-format.ts';
-import type { Endpoint, ProviderAdapter } from '../types.ts';
+import type { ProviderAdapter, RouteSpec } from '../types.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
+import { filterIdList } from '../model-list.ts';
 
-function endpoint(method: string, pathname: string): Endpoint | undefined {
-  if (method !== 'POST') return undefined;
-  if (pathname.endsWith('/fim/completions')) return { kind: 'fim' };
-  if (pathname.endsWith('/chat/completions') || pathname.endsWith('/agents/completions')) return { kind: 'chat' };
-  if (pathname.endsWith('/embeddings')) return { kind: 'embeddings' };
-  return undefined;
-}
+/** What a Mistral proxy serves (files, batches, fine-tuning, agent management... are not: see openai/index.ts). */
+const routes: readonly RouteSpec[] = [
+  { method: 'POST', path: '/v1/chat/completions', endpoint: 'chat', model: 'body' },
+  { method: 'POST', path: '/v1/fim/completions', endpoint: 'fim', model: 'body' },
+  { method: 'POST', path: '/v1/agents/completions', endpoint: 'chat', model: 'upstream' },
+  { method: 'POST', path: '/v1/embeddings', endpoint: 'embeddings', model: 'body' },
+  { method: 'GET', path: '/v1/models', use: 'list_models' },
+  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+];
 
 export const mistral: ProviderAdapter = {
   id: 'mistral',
-  endpoint,
+  routes,
+  filterModelList: filterIdList,
   nativeClientKey: () => undefined,
   authHeader: (key) => ['authorization', `Bearer ${key}`],
   ...modelAndStreamInBody,

@@ -2,17 +2,33 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureJson, fixtureText, readStream } from '../../../../testing/provider-fixtures.ts';
 import type { JsonObject, TextRole } from '../types.ts';
+import { routeOf } from '../../routes.ts';
 import { openai } from './index.ts';
 
 const chat = { kind: 'chat' } as const;
 
-test('endpoints: chat completions, responses, completions, embeddings; other paths are not accounted', () => {
-  assert.deepEqual(openai.endpoint('POST', '/v1/chat/completions'), chat);
-  assert.equal(openai.endpoint('POST', '/v1/responses')?.kind, 'responses');
-  assert.equal(openai.endpoint('POST', '/v1/completions')?.kind, 'completions');
-  assert.equal(openai.endpoint('POST', '/v1/embeddings')?.kind, 'embeddings');
-  assert.equal(openai.endpoint('GET', '/v1/models'), undefined);
-  assert.equal(openai.endpoint('POST', '/v1/images/generations'), undefined);
+test('route table: chat completions, responses, completions, embeddings, the model listing and lookup; nothing else', () => {
+  assert.deepEqual(routeOf(openai, 'POST', '/v1/chat/completions'), { use: 'call', endpoint: chat, modelFrom: 'body' });
+  assert.deepEqual(routeOf(openai, 'POST', '/v1/responses'), { use: 'call', endpoint: { kind: 'responses' }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(openai, 'POST', '/v1/completions'), { use: 'call', endpoint: { kind: 'completions' }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(openai, 'POST', '/v1/embeddings'), { use: 'call', endpoint: { kind: 'embeddings' }, modelFrom: 'body' });
+  assert.deepEqual(routeOf(openai, 'GET', '/v1/models'), { use: 'list_models' });
+  // The SDK percent-encodes a fine-tuned model's colons; the model is the decoded segment.
+  assert.deepEqual(routeOf(openai, 'GET', '/v1/models/ft%3Agpt-4o-mini%3Aacme%3A%3Aabc'), { use: 'get_model', model: 'ft:gpt-4o-mini:acme::abc' });
+  for (const [method, path] of [
+    ['POST', '/v1/images/generations'], ['GET', '/v1/chat/completions/chatcmpl-1'], ['GET', '/v1/responses/resp_1'], ['POST', '/v1/responses/resp_1/cancel'],
+    ['GET', '/v1/files/file-1/content'], ['GET', '/v1/batches'], ['GET', '/v1/fine_tuning/jobs'], ['GET', '/v1/organization/costs'],
+    ['DELETE', '/v1/models/ft:gpt-4o-mini:acme::abc'], ['HEAD', '/v1/models'], ['OPTIONS', '/v1/chat/completions'], ['GET', '/v1/chat/completions'],
+    ['POST', '/v2/chat/completions'], ['POST', '/chat/completions'], ['POST', '/v1/x/chat/completions'],
+  ]) {
+    assert.equal(routeOf(openai, method!, path!).use, 'refused', `${method} ${path}`);
+  }
+});
+
+test('model listing: only the models the caller may use, in the OpenAI list shape', () => {
+  const list: JsonObject = { object: 'list', data: [{ id: 'gpt-4o', object: 'model' }, { id: 'gpt-4o-mini', object: 'model' }, { object: 'model' }] };
+  assert.deepEqual(openai.filterModelList(list, (m) => m === 'gpt-4o-mini'), { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] });
+  assert.equal(openai.filterModelList([{ id: 'gpt-4o' }], () => true), undefined, 'not the listing shape');
 });
 
 test('auth: the provider key goes in Authorization Bearer; no native client header', () => {

@@ -3,18 +3,24 @@
 // final chunk the client must ask for, so the gateway sets stream_options.include_usage (DESIGN §5).
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, isObject, obj, parseJson, str } from '../json.ts';
-import type { Endpoint, Json, JsonObject, ProviderAdapter, StreamReader, TextVisitor } from '../types.ts';
+import type { Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextVisitor } from '../types.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from './chat-format.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
+import { filterIdList } from '../model-list.ts';
 
-function endpoint(method: string, pathname: string): Endpoint | undefined {
-  if (method !== 'POST') return undefined;
-  if (pathname.endsWith('/chat/completions')) return { kind: 'chat' };
-  if (pathname.endsWith('/responses')) return { kind: 'responses' };
-  if (pathname.endsWith('/completions')) return { kind: 'completions' };
-  if (pathname.endsWith('/embeddings')) return { kind: 'embeddings' };
-  return undefined;
-}
+/**
+ * What an OpenAI proxy serves. Files, batches, fine-tuning, stored completions and responses, assistants, the
+ * organization API... are not here: they are not metered and not tied to a model, so a key granted one model would
+ * reach the whole account with the provider key.
+ */
+const routes: readonly RouteSpec[] = [
+  { method: 'POST', path: '/v1/chat/completions', endpoint: 'chat', model: 'body' },
+  { method: 'POST', path: '/v1/responses', endpoint: 'responses', model: 'body' },
+  { method: 'POST', path: '/v1/completions', endpoint: 'completions', model: 'body' },
+  { method: 'POST', path: '/v1/embeddings', endpoint: 'embeddings', model: 'body' },
+  { method: 'GET', path: '/v1/models', use: 'list_models' },
+  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+];
 
 /** Responses API input: a string, or items with a role and string-or-parts content; plus `instructions`. */
 function visitResponsesInput(body: JsonObject, visit: TextVisitor): boolean {
@@ -79,7 +85,8 @@ class ResponsesStreamReader implements StreamReader {
 
 export const openai: ProviderAdapter = {
   id: 'openai',
-  endpoint,
+  routes,
+  filterModelList: filterIdList,
   nativeClientKey: () => undefined,
   authHeader: (key) => ['authorization', `Bearer ${key}`],
   ...modelAndStreamInBody,
