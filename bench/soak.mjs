@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
+import { tsImport } from 'tsx/esm/api';
 import { tollgateBin, api, args, issueBenchPat, opt, quantile, root, start } from './common.mjs';
 import { ACCEPT, openSession } from './mcp-setup.mjs';
 
@@ -46,25 +47,13 @@ function rssMb(pid) {
 }
 const openFds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
 
-/** Every rule type, split over the proxy kinds that take it (a rule that never blocks the soak's traffic). */
-const MCP_RULES = [
-  { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
-  { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
-  { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'tag', lua_code: 'if svc.request.get_header("x-soak-block") then svc.response.exit(403, "blocked") end' },
-  { rule_type: 'response_replace', tools: ['*'], pattern: '\\b\\d{4}-\\d{4}-\\d{4}-(\\d{4})\\b', replacement: '[card $1]' },
-  { rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'Soak test.', inject_position: 'append' },
-  { rule_type: 'static_cache', tools: ['echo'], cache_ttl: 60 },
-  { rule_type: 'mcp_resource', tools: ['*'], resource_id: 'readme', uri: 'doc://readme', resource_name: 'readme', content: 'Soak.' },
-];
-const LLM_RULES = [
-  { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
-  { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000_000, timespan: 60 },
-  { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'tag', lua_code: 'if svc.request.get_header("x-soak-block") then svc.response.exit(403, "blocked") end' },
-  { rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_ignore_previous'], action: 'alert' },
-  { rule_type: 'prompt_replace', tools: ['*'], pattern: '[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[a-z]{2,}', replacement: '[email]' },
-  { rule_type: 'model_route', tools: ['*'], pattern: 'route me to the big model', target_model: 'gpt-4o' },
-  { rule_type: 'static_cache', tools: ['*'], cache_ttl: 60 },
-];
+// One rule of every type, per proxy kind, from the contract's table (contract/src/rules/examples.ts, shared with the
+// rule reference and the fuzzer). It is TypeScript: tsx loads it whether or not `npm run build` ran, like the sources
+// `tollgate` falls back to. The soak's traffic must never be blocked: its prompts name no injection, it sends no
+// `x-block` header, prompt_guard only alerts, and the cache covers the one tool it calls.
+const { examplesFor } = await tsImport('../contract/src/rules/examples.ts', import.meta.url);
+const MCP_RULES = examplesFor('mcp', { prompt_guard: { action: 'alert' }, static_cache: { tools: ['echo'] } });
+const LLM_RULES = examplesFor('llm', { prompt_guard: { action: 'alert' } });
 
 async function startTollgate(common) {
   if (!PG) {

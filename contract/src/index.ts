@@ -14,6 +14,7 @@ export * from './session.ts';
 export * from './rules/common.ts';
 export * from './rules/regex-cost.ts';
 export * from './rules/registry.ts';
+export * from './rules/examples.ts';
 export * from './rules/fields.ts';
 export { ipAclSchema, type IpAclRule } from './rules/ip_acl/schema.ts';
 export { lambdaSchema, type LambdaRule } from './rules/lambda/schema.ts';

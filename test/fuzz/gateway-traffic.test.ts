@@ -20,6 +20,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { examplesFor } from '@tollgate/contract';
 import { createLogger } from '../../server/src/log.ts';
 import { startTestApp } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream } from '../../server/src/testing/mcp-upstream.ts';
@@ -33,25 +34,13 @@ const RUNS = Number(process.env.TOLLGATE_FUZZ_RUNS ?? 1500);
 const SEED = Number(process.env.TOLLGATE_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const UPSTREAM_TOKEN = 'upstream-token-never-echoed';
 
+// One rule of every type (contract/src/rules/examples.ts: none blocks loopback traffic without an `x-block` header or
+// a prompt injection), plus a response-phase lambda, which the table's access-phase example does not cover.
 const MCP_RULES = [
-  { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
-  { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000, timespan: 60 },
-  { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'gate', lua_code: 'if svc.request.get_header("x-block") then svc.response.exit(403, "blocked") end' },
+  ...examplesFor('mcp', { static_cache: { tools: ['add'] } }),
   { rule_type: 'lambda', tools: ['echo'], phase: 'response', name: 'shout', lua_code: 'local m = svc.json.decode(svc.response.get_body()) if m.result and m.result.content then svc.response.set_body(svc.json.encode(m)) end' },
-  { rule_type: 'response_replace', tools: ['*'], pattern: '\\b\\d{4}-\\d{4}-\\d{4}-(\\d{4})\\b', replacement: '[card $1]' },
-  { rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'Fuzzed.', inject_position: 'append' },
-  { rule_type: 'static_cache', tools: ['add'], cache_ttl: 60 },
-  { rule_type: 'mcp_resource', tools: ['*'], resource_id: 'readme', uri: 'doc://readme', resource_name: 'readme', content: 'Hello.' },
 ];
-const LLM_RULES = [
-  { rule_type: 'ip_acl', tools: ['*'], action: 'allow', cidrs: ['127.0.0.0/8', '::1/128'] },
-  { rule_type: 'rate_limit', tools: ['*'], name: 'generous', match_key: 'api_key', threshold: 1_000_000, timespan: 60 },
-  { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'gate', lua_code: 'if svc.request.get_header("x-block") then svc.response.exit(403, "blocked") end' },
-  { rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_ignore_previous'], action: 'block' },
-  { rule_type: 'prompt_replace', tools: ['*'], pattern: '[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[a-z]{2,}', replacement: '[email]' },
-  { rule_type: 'model_route', tools: ['*'], pattern: 'route me', target_model: 'gpt-4o' },
-  { rule_type: 'static_cache', tools: ['*'], cache_ttl: 60 },
-];
+const LLM_RULES = examplesFor('llm');
 
 interface Targets { mcpId: string; llmId: string; key: string; sid: string }
 

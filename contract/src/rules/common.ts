@@ -21,15 +21,16 @@ export interface CrossFieldRule {
  * What a rule folder's schema.ts exports as `definition`: its schema, the proxy kinds that accept it, and the CEL
  * form of its cross-field refinements. The folder is the registration (`npm run gen` lists the folders into all.ts).
  */
-export interface RuleDefinition<S extends z.ZodObject = z.ZodObject> {
+export interface RuleDefinition<S extends z.ZodObject = z.ZodObject, K extends ProxyKind = ProxyKind> {
   schema: S;
-  kinds: readonly ProxyKind[];
+  /** Kept as literals (K) so that the gateway's table of rule servers can require one entry per kind and type. */
+  kinds: readonly K[];
   crossFieldRules?: readonly CrossFieldRule[];
 }
 
-export function defineRule<S extends z.ZodObject>(
-  schema: S, kinds: readonly ProxyKind[], crossFieldRules?: readonly CrossFieldRule[],
-): RuleDefinition<S> {
+export function defineRule<S extends z.ZodObject, K extends ProxyKind>(
+  schema: S, kinds: readonly K[], crossFieldRules?: readonly CrossFieldRule[],
+): RuleDefinition<S, K> {
   return crossFieldRules ? { schema, kinds, crossFieldRules } : { schema, kinds };
 }
 

@@ -23,10 +23,16 @@ export const RULE_SCHEMAS = Object.fromEntries(RULE_DEFINITIONS.map((d) => [rule
 export const RULE_TYPES: readonly RuleType[] = RULE_DEFINITIONS.map((d) => ruleTypeOf(d.schema));
 
 function typesFor(kind: ProxyKind): readonly RuleType[] {
-  return RULE_DEFINITIONS.filter((d) => d.kinds.includes(kind)).map((d) => ruleTypeOf(d.schema));
+  return RULE_DEFINITIONS.filter((d) => (d.kinds as readonly ProxyKind[]).includes(kind)).map((d) => ruleTypeOf(d.schema));
 }
 
 export const RULE_TYPES_BY_KIND: Record<ProxyKind, readonly RuleType[]> = { mcp: typesFor('mcp'), llm: typesFor('llm') };
+
+type TypeOfDefinition<D> = D extends { schema: { shape: { rule_type: z.ZodLiteral<infer T> } } } ? T : never;
+type KindsOfDefinition<D> = D extends { kinds: readonly (infer K)[] } ? K : never;
+type RuleTypeIn<D, K extends ProxyKind> = D extends unknown ? (K extends KindsOfDefinition<D> ? TypeOfDefinition<D> : never) : never;
+/** RULE_TYPES_BY_KIND[K] as a type: the rule types a proxy of kind K accepts. */
+export type RuleTypeOf<K extends ProxyKind> = RuleTypeIn<(typeof RULE_DEFINITIONS)[number], K>;
 
 /** Each rule type's cross-field refinements as CEL (CrossFieldRule), for the CRD of RuleSet. */
 export const RULE_CROSS_FIELD_RULES = Object.fromEntries(

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { HttpError } from '../http/errors.ts';
 import { commonFields } from '@tollgate/contract';
-import { MAX_LAMBDAS_PER_PROXY, MAX_RULES_PER_PROXY, RULE_SCHEMAS, RULE_TYPES_BY_KIND, type ProxyKind, type RuleType } from '@tollgate/contract';
+import { MAX_LAMBDAS_PER_PROXY, MAX_RULES_PER_PROXY, RULE_EXAMPLES, RULE_SCHEMAS, RULE_TYPES_BY_KIND, type ProxyKind, type RuleType } from '@tollgate/contract';
 import { validateRules } from '../gateway/rules/validate.ts';
 
 export const RULES_DOC_PATH = 'docs/rules.md';
@@ -44,19 +44,8 @@ const EXTRA_CHECKS: Partial<Record<RuleType, string[]>> = {
   mcp_resource: ['`tool_name` is required when `expose_as_tool` is true.'],
 };
 
-/** One valid example per rule type; each is run through validateRules when the document is generated. */
-const EXAMPLES: Record<RuleType, Record<string, unknown>> = {
-  ip_acl: { rule_type: 'ip_acl', tools: ['*'], action: 'deny', cidrs: ['203.0.113.0/24', '2001:db8::1'] },
-  rate_limit: { rule_type: 'rate_limit', tools: ['*'], name: 'per-key', match_key: 'api_key', threshold: 60, timespan: 60, ban_after_n_exceeded: 5, ban_timespan: 600 },
-  tool_description_inject: { rule_type: 'tool_description_inject', tools: ['search'], inject_text: 'Never send personal data to this tool.', inject_position: 'append' },
-  response_replace: { rule_type: 'response_replace', tools: ['*'], pattern: '\\b(\\d{4})\\d{8}(\\d{4})\\b', replacement: '$1********$2', regex_flags: '' },
-  prompt_replace: { rule_type: 'prompt_replace', tools: ['*'], pattern: 'sk-[A-Za-z0-9]{20,}', replacement: '[key]' },
-  prompt_guard: { rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_ignore_previous', 'pi_dan'], action: 'block' },
-  model_route: { rule_type: 'model_route', tools: ['*'], pattern: '^(translate|summari[sz]e)\\b', regex_flags: 'i', target_model: 'gpt-4o-mini' },
-  lambda: { rule_type: 'lambda', tools: ['*'], phase: 'access', name: 'no-deletes', lua_code: 'if svc.context.tool_name == "delete_file" then\n  svc.response.exit(403, "deletes are disabled")\nend' },
-  static_cache: { rule_type: 'static_cache', tools: ['get_weather'], cache_ttl: 300, cache_isolation: 'shared' },
-  mcp_resource: { rule_type: 'mcp_resource', tools: ['*'], resource_id: 'style-guide', uri: 'docs://style-guide', resource_name: 'Style guide', content: '# House style\n...', expose_as_tool: true, tool_name: 'get_style_guide' },
-};
+/** The contract's example of each rule type (also the fuzzer's and the soak's); each is run through validateRules here. */
+const EXAMPLES = RULE_EXAMPLES;
 
 /** Invalid inputs whose real error messages are shown in the document. */
 const ERROR_EXAMPLES: Array<[ProxyKind, unknown[], string]> = [
@@ -204,6 +193,16 @@ export function renderRulesDoc(): string {
     '| rule_type | MCP proxies | LLM proxies |',
     '|---|---|---|',
     ...types.map((t) => `| ${code(t)} | ${kindsOf(t).includes('mcp') ? 'yes' : 'no'} | ${kindsOf(t).includes('llm') ? 'yes' : 'no'} |`),
+    '',
+    '## How a rule type is served',
+    '',
+    'A rule type lives in two folders: `contract/src/rules/<type>/schema.ts` (its fields and the proxy kinds that accept',
+    'it) and `server/src/gateway/rules/<type>/` (what the gateway runs). `server/src/gateway/pipeline/rule-servers.ts`',
+    'names, for each proxy kind, what serves every rule type that kind accepts; its type is derived from the contract, so',
+    'a type made valid on a kind without a server there does not compile. At run time a rule the gateway cannot run (no',
+    'server for its type on its proxy\'s kind, or a handler that fails to build) is never skipped: every request in its',
+    '`tools` scope gets 500 `{"error": "Gateway rule error"}` and an `error` event. The example of each type below comes',
+    'from `contract/src/rules/examples.ts`, which the gateway fuzzer and the soak also run.',
     '',
     '## Fields every rule has',
     '',

@@ -3,29 +3,14 @@
 // authorize phase and the upstream target. The request path only runs what is built here.
 import type { LlmProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
-import { buildPipeline, GENERIC_RULE_BUILDERS, type Authorize, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
-import { buildLambda } from '../rules/lambda/handler.ts';
-import { buildModelRoute } from '../rules/model_route/handler.ts';
-import { buildPromptGuard } from '../rules/prompt_guard/handler.ts';
-import { buildPromptReplace } from '../rules/prompt_replace/handler.ts';
-import { buildRateLimit } from '../rules/rate_limit/handler.ts';
-import { buildTokensPerMinute } from '../rules/rate_limit/tokens-per-minute.ts';
+import { buildPipeline, type Authorize, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import { RULE_SERVERS } from '../pipeline/rule-servers.ts';
 import { createAuthorize } from './authorize.ts';
 import { ModelPolicy } from './model-policy.ts';
 import { PROVIDER_ADAPTERS, type ProviderAdapter } from './providers/index.ts';
 import type { LlmRuleHandler } from './rule-handler.ts';
 import { providerTarget, type UpstreamTarget } from './upstream.ts';
 import type { PinnedPool } from '../upstream/pool.ts';
-
-export const LLM_RULE_BUILDERS: RuleBuilders<LlmRuleHandler> = {
-  ...GENERIC_RULE_BUILDERS,
-  rate_limit: (entries) => [...buildRateLimit(entries), ...buildTokensPerMinute(entries)],
-  prompt_replace: buildPromptReplace,
-  prompt_guard: buildPromptGuard,
-  model_route: buildModelRoute,
-  // Lambdas run in the access phase only on LLM proxies (phase response is refused when the rules are saved).
-  lambda: (entries, ctx) => buildLambda(entries.filter((e) => e.rule.phase === 'access'), ctx),
-};
 
 export interface LlmRuntime {
   proxy: LlmProxyConfig;
@@ -46,7 +31,7 @@ export interface LlmRuntime {
   wantsText: boolean;
 }
 
-export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: PinnedPool, builders = LLM_RULE_BUILDERS): LlmRuntime {
+export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: PinnedPool, builders: RuleBuilders<LlmRuleHandler> = RULE_SERVERS.llm): LlmRuntime {
   const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
   const completionHooks = pipeline.handlers.filter((h) => h.onCompletion);
   const models = new ModelPolicy(proxy);

@@ -2,22 +2,15 @@
 // MCP rule handlers, the synthetic catalog, the upstream target and agent, and per-credential permissions.
 import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
-import { buildPipeline, GENERIC_RULE_BUILDERS, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import { buildPipeline, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import { RULE_SERVERS } from '../pipeline/rule-servers.ts';
 import type { Identity } from '../inbound-auth/types.ts';
-import { buildResponseReplace } from '../rules/response_replace/handler.ts';
-import { buildToolDescriptionInject } from '../rules/tool_description_inject/handler.ts';
 import { permissionsFor, type McpPermissions } from './permissions.ts';
 import type { McpRuleHandler } from './rule-hooks.ts';
 import { buildSynthetic, type SyntheticCatalog } from './synthetic.ts';
 import { proxyAgent, upstreamTarget, type UpstreamTarget } from './upstream.ts';
 import type { PinnedPool } from '../upstream/pool.ts';
 import type { Dispatcher } from 'undici';
-
-export const MCP_RULE_BUILDERS: RuleBuilders<McpRuleHandler> = {
-  ...(GENERIC_RULE_BUILDERS as RuleBuilders<McpRuleHandler>),
-  response_replace: buildResponseReplace,
-  tool_description_inject: buildToolDescriptionInject,
-};
 
 export interface McpRuntime {
   proxy: McpProxyConfig;
@@ -37,7 +30,7 @@ export interface McpRuntime {
   permissions(identity: Identity): McpPermissions;
 }
 
-export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: PinnedPool, builders = MCP_RULE_BUILDERS): McpRuntime {
+export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: PinnedPool, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
   const pipeline = buildPipeline({ s, snapshot, proxy }, builders);
   const perms = new Map<string, McpPermissions>();
   return {

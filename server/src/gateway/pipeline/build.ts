@@ -2,7 +2,7 @@
 // the phase lists the request path walks. Nothing here runs per request.
 import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
-import type { Rule, RuleType } from '@tollgate/contract';
+import type { ProxyKind, Rule, RuleType, RuleTypeOf } from '@tollgate/contract';
 import { createAuthenticator, type Authenticator } from '../inbound-auth/index.ts';
 import { toolScope } from './scope.ts';
 import type { RuleHandler } from './types.ts';
@@ -19,10 +19,15 @@ export interface RuleEntry<R extends Rule = Rule> {
   index: number;
 }
 
-/** Per rule type, how to compile the enabled rules of that type (all of them at once, in array order). */
-export type RuleBuilders<H extends RuleHandler = RuleHandler> = {
-  [T in RuleType]?: (entries: RuleEntry<Extract<Rule, { rule_type: T }>>[], ctx: BuildContext) => H[];
-};
+/** How to compile the enabled rules of type T (all of them at once, in array order). */
+export type RuleBuilder<T extends RuleType, H extends RuleHandler = RuleHandler> =
+  (entries: RuleEntry<Extract<Rule, { rule_type: T }>>[], ctx: BuildContext) => H[];
+
+/** Builders for some rule types; a type buildPipeline finds no builder for denies what it covers. */
+export type RuleBuilders<H extends RuleHandler = RuleHandler> = { [T in RuleType]?: RuleBuilder<T, H> };
+
+/** A builder for every rule type proxies of kind K accept (rule-servers.ts): one left out does not compile. */
+export type RuleServers<K extends ProxyKind, H extends RuleHandler = RuleHandler> = { [T in RuleTypeOf<K>]: RuleBuilder<T, H> };
 
 export interface Pipeline<H extends RuleHandler = RuleHandler> {
   readonly proxy: ProxyConfig;
@@ -45,14 +50,20 @@ export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders
   });
   const handlers: H[] = [];
   for (const [type, entries] of byType) {
-    const build = builders[type] as ((e: RuleEntry[], c: BuildContext) => H[]) | undefined;
-    if (!build) continue;
+    const build = Object.hasOwn(builders, type) ? builders[type] as ((e: RuleEntry[], c: BuildContext) => H[]) | undefined : undefined;
+    if (!build) {
+      // Only a rule type of another proxy kind (corrupt storage) or a server left out of a hand-made table gets
+      // here. Skipping it would let through what the rule was written to stop.
+      ctx.s.log.error('gateway rule type has no server on this proxy kind; failing closed', { proxy: ctx.proxy.id, ruleType: type });
+      handlers.push(...entries.map((e) => failedRule(e, 'rule_not_served') as H));
+      continue;
+    }
     try {
       handlers.push(...build(entries, ctx));
     } catch (err) {
       // Rules are validated on PUT, so this is a bug or corrupt storage: fail closed for what the rule covers.
       ctx.s.log.error('gateway rule could not be built; failing closed', { err, proxy: ctx.proxy.id, ruleType: type });
-      handlers.push(...entries.map((e) => brokenRule(e) as H));
+      handlers.push(...entries.map((e) => failedRule(e, 'rule_build_failed') as H));
     }
   }
   handlers.sort((a, b) => a.index - b.index);
@@ -67,10 +78,11 @@ export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders
   };
 }
 
-function brokenRule(e: RuleEntry): RuleHandler {
+/** Stands in for a rule the gateway cannot run: denies every request the rule covers, with an error event. */
+function failedRule(e: RuleEntry, reason: 'rule_build_failed' | 'rule_not_served'): RuleHandler {
   return {
     ruleType: e.rule.rule_type, index: e.index, ruleName: `${e.rule.rule_type}#${e.index}`, scope: toolScope(e.rule.tools),
-    access: () => ({ kind: 'deny', status: 500, message: 'Gateway rule error', event: { type: 'error', ruleName: `${e.rule.rule_type}#${e.index}`, details: { reason: 'rule_build_failed' } } }),
+    access: () => ({ kind: 'deny', status: 500, message: 'Gateway rule error', event: { type: 'error', ruleName: `${e.rule.rule_type}#${e.index}`, details: { reason } } }),
   };
 }
 

@@ -4,8 +4,8 @@
 //
 //   1. Once per config version and proxy, build a Pipeline:
 //        const cache = new RuntimeCache((snap, proxy) => buildPipeline({ s, snapshot: snap, proxy }, builders));
-//      `builders` is GENERIC_RULE_BUILDERS plus the kind's own rule types, e.g.
-//        { ...GENERIC_RULE_BUILDERS, prompt_guard: buildPromptGuard, model_route: buildModelRoute }
+//      `builders` is the kind's entry of RULE_SERVERS (rule-servers.ts), which must name a builder for every rule
+//      type the contract makes valid on the kind (a rule type it lacks is denied at run time, never skipped).
 //      A builder gets all enabled rules of its type in array order and returns RuleHandlers (types.ts) that hook
 //      into the phases `checkBan`, `network` or `access`; kind handlers may extend RuleHandler with their own
 //      response-side hooks and call them themselves. Overriding a generic builder is allowed (e.g. rate_limit, to
@@ -29,24 +29,9 @@
 //      plus any info events (events.ts lists the types and the chart bucket of each).
 //
 // Nothing here queries PostgreSQL: the snapshot is in memory and counters, bans and the cache live in s.state.
-import type { RuleBuilders } from './build.ts';
-import { buildIpAcl } from '../rules/ip_acl/handler.ts';
-import { buildRateLimit } from '../rules/rate_limit/handler.ts';
-import { buildStaticCache } from '../rules/static_cache/handler.ts';
-import { buildLambda } from '../rules/lambda/handler.ts';
-
 export type { Identity } from '../inbound-auth/types.ts';
 export type { RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
-export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilders } from './build.ts';
+export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilder, type RuleBuilders, type RuleServers } from './build.ts';
 export { newExchange, runGate, runAccessPhases, emitFor, auditEventFor, type Authorize } from './run.ts';
 export { toolScope } from './scope.ts';
 export { storeCached } from '../rules/static_cache/handler.ts';
-
-/** Rule types whose behaviour does not depend on the proxy kind. */
-export const GENERIC_RULE_BUILDERS: RuleBuilders = {
-  ip_acl: buildIpAcl,
-  rate_limit: buildRateLimit,
-  static_cache: buildStaticCache,
-  /** Access phase for every kind; response-phase lambdas get MCP message hooks (rule-hooks.ts). */
-  lambda: buildLambda,
-};
