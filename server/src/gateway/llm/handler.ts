@@ -1,7 +1,7 @@
 // The LLM data plane (issue 4). Per request, in order:
-//   route (server.ts) → read body, find the provider endpoint and model → pipeline access phases (ban, ip_acl,
-//   authenticate with Bearer or the provider's native header, authorize models, rules in array order) → budget
-//   admission → upstream call with the stored provider key → response streamed to the client chunk by chunk while
+//   route (server.ts) → the gate from the headers alone (ban, ip_acl, authenticate with Bearer or the provider's
+//   native header) → the provider's route table (routes.ts) → only then read the body, find the model → authorize
+//   models, rules in array order → budget admission → upstream call with the stored provider key → response streamed to the client chunk by chunk while
 //   the accounting tap reads it → log phase (accounting.ts), after the client has its answer.
 // Nothing here queries PostgreSQL: config comes from the snapshot, counters from the state store, and usage rows,
 // budget charges and conversation logs go to the batched AccountingWriter.
