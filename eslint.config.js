@@ -1,4 +1,4 @@
-// One lint setup for every workspace. Limits are architecture (see shared/STYLE.md): small functions, shallow nesting.
+// One lint setup for every workspace. Limits are architecture: small functions, shallow nesting.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -1,4 +1,5 @@
-// The LLM provider identifiers (DESIGN §5). Their upstream bases are the server's business (server/src/llm-admin/registry.ts).
+// The LLM provider identifiers (docs/llm-gateway.md#providers-and-paths). Their upstream bases are the server's
+// business (server/src/llm-admin/registry.ts).
 import { z } from 'zod';
 
 export const PROVIDER_IDS = ['openai', 'anthropic', 'gemini', 'mistral'] as const;

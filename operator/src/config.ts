@@ -1,5 +1,5 @@
-// The operator's environment (DESIGN §6) and its one flag. Bad values stop the process at start with one line naming
-// the variable or flag.
+// The operator's environment (docs/kubernetes.md#environment) and its one flag. Bad values stop the process at start
+// with one line naming the variable or flag.
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { AllowListError, ApiUrlAllowList } from './reconcile/api-url-allow-list.ts';

@@ -1,5 +1,5 @@
 // The tollgate provider: configured by endpoint and token (or TOLLGATE_URL / TOLLGATE_TOKEN), with the resources
-// and data sources of DESIGN §7.
+// and data sources of docs/terraform.md (one reference page each under docs/terraform/).
 import type { ProviderDefinition } from './framework/types.ts';
 import { ApiClient } from '@tollgate/contract';
 import { errorDiagnostic } from './client/diagnostics.ts';

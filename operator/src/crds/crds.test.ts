@@ -1,4 +1,5 @@
-// The CRDs under crds/ (DESIGN §6): current with the zod schemas, with the columns and status fields DESIGN names,
+// The CRDs under crds/ (docs/kubernetes.md#the-kinds): current with the zod schemas, with the columns and status
+// fields that page names,
 // bounded for the API server's CEL cost estimate, and with the cross-field rules zod checks in refinements.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,7 +55,7 @@ test('printer columns: READY first, PROXY HOST on proxies, TARGET and RULES on r
   assert.deepEqual(columns('RuleSet'), [ready, 'TARGET .spec.targetRef.name', 'RULES .status.ruleCount', age]);
 });
 
-test('status has the common fields and each kind\'s own (DESIGN §6)', () => {
+test('status has the common fields and each kind\'s own (docs/kubernetes.md, "The kinds")', () => {
   const own: Record<Kind, string[]> = {
     McpProxy: ['id', 'proxyHost', 'tools', 'secretVersion', 'discoveredFor'], LlmProxy: ['id', 'proxyHost', 'secretVersion'], ApiKey: ['id', 'maskedKey', 'secretName', 'rotation', 'budgetProxyIds'], RuleSet: ['proxyId', 'ruleCount'],
   };

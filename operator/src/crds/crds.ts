@@ -1,4 +1,5 @@
-// The CustomResourceDefinition of each kind (DESIGN §6), and the crds/*.yaml files `npm run gen` writes from them.
+// The CustomResourceDefinition of each kind (docs/kubernetes.md#the-kinds), and the crds/*.yaml files `npm run gen`
+// writes from them.
 // The spec schemas come from the same zod the operator parses objects with (kinds/specs.ts, built on the contract).
 import { stringify } from 'yaml';
 import { GROUP, KINDS, KIND_NAMES, VERSION, type Kind } from '../kinds/specs.ts';

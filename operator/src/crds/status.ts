@@ -1,5 +1,6 @@
-// The status schema of each kind (DESIGN §6): the common observedGeneration and conditions (Ready, Synced), and what
-// each kind reports of its remote object. Only the operator writes status, through the status subresource.
+// The status schema of each kind (docs/kubernetes.md#the-kinds): the common observedGeneration and conditions
+// (Ready, Synced), and what each kind reports of its remote object. Only the operator writes status, through the
+// status subresource.
 import type { Kind } from '../kinds/specs.ts';
 import type { JsonSchema } from './structural.ts';
 

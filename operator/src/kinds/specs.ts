@@ -1,6 +1,6 @@
-// The spec of each custom resource (DESIGN §6), as zod built from the contract's request schemas: the REST fields in
-// camelCase with every secret replaced by a reference to a Secret in the object's namespace, and rule objects with
-// their REST fields as they are. The CRDs under crds/ are generated from these, and the operator parses each object's
+// The spec of each custom resource (docs/kubernetes.md#the-kinds), as zod built from the contract's request schemas:
+// the REST fields in camelCase with every secret replaced by a reference to a Secret in the object's namespace, and
+// rule objects with their REST fields as they are. The CRDs under crds/ are generated from these, and the operator parses each object's
 // spec with them, so what the API server admits and what the operator accepts cannot drift apart.
 import { z } from 'zod';
 import {

@@ -6,7 +6,7 @@ import type { ApiError } from '@tollgate/contract';
 
 const FIELD_PREFIX = /^([A-Za-z_]\w*(?:\[\d+\]|\.[A-Za-z_]\w*)*): (.+)$/s;
 
-/** camelCase → snake_case: the attribute names are the REST fields in snake_case (DESIGN §7). */
+/** camelCase → snake_case: the attribute names are the REST fields in snake_case (docs/terraform.md). */
 export function snake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

@@ -1,5 +1,6 @@
-// The loopback admin endpoint (DESIGN §4). Embedded PGlite belongs to one process, so while `tollgate serve` runs on
-// a data dir the admin CLI hands its command to that server instead of opening the database a second time.
+// The loopback admin endpoint (docs/admin-cli.md#the-admin-endpoint). Embedded PGlite belongs to one process, so
+// while `tollgate serve` runs on a data dir the admin CLI hands its command to that server instead of opening the
+// database a second time.
 //
 // Server side: listens on 127.0.0.1, port 0; writes `admin-endpoint.secret` (random, 0600) and then
 // `admin-endpoint.json` ({port, pid}, 0600) into the data dir; accepts only `POST /command` with

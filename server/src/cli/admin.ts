@@ -1,4 +1,4 @@
-// `tollgate admin ...` (DESIGN §4): out-of-band user and PAT management for operators.
+// `tollgate admin ...` (docs/admin-cli.md): out-of-band user and PAT management for operators.
 //   user create --email E [--name N] [--password P | --password-stdin]   prints the new user's id
 //   user tags --email E [--add TAG]... [--remove TAG]...                  prints the resulting tags, one per line
 //   user password --email E (--password P | --password-stdin)             sets the dashboard password, prints nothing

@@ -1,5 +1,5 @@
 // Deployment configuration, read once from the environment. Bad values stop the process with one line naming the
-// variable (DESIGN §3), so nothing runs on a half-understood configuration.
+// variable, so nothing runs on a half-understood configuration (docs/architecture.md#processes-ports-and-configuration).
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseCidr, PROVIDER_IDS, type Cidr, type ProviderId } from '@tollgate/contract';

@@ -1,6 +1,6 @@
-// The operations of the admin CLI (DESIGN §4), as data: the CLI parses argv into an AdminCommand and either runs it
-// here against its own database connection or sends it to the running server's loopback admin endpoint, which runs
-// it here too. Either way a change the gateway must see is announced after commit (configChanged).
+// The operations of the admin CLI (docs/admin-cli.md), as data: the CLI parses argv into an AdminCommand and either
+// runs it here against its own database connection or sends it to the running server's loopback admin endpoint,
+// which runs it here too. Either way a change the gateway must see is announced after commit (configChanged).
 import { z } from 'zod';
 import type { Db } from '../db/db.ts';
 import type { Services } from '../services.ts';

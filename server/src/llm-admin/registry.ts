@@ -1,5 +1,6 @@
-// The LLM providers Tollgate proxies (DESIGN §5): their ids and public upstream bases. A deployment may point a
-// provider elsewhere with TOLLGATE_PROVIDER_BASE_URL_<ID> (egress proxies, tests); API users never can.
+// The LLM providers Tollgate proxies (docs/llm-gateway.md#providers-and-paths): their ids and public upstream bases.
+// A deployment may point a provider elsewhere with TOLLGATE_PROVIDER_BASE_URL_<ID> (egress proxies, tests); API
+// users never can.
 import type { ProviderId } from '@tollgate/contract';
 import type { Config } from '../config/config.ts';
 

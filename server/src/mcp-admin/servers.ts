@@ -19,7 +19,7 @@ import { mcpCreateSchema, mcpPatchSchema } from '@tollgate/contract';
 import { createUpstreamAuth, patchUpstreamAuth } from './upstream-auth.ts';
 import { proxyCachePrefix } from '../gateway/cache-keys.ts';
 
-/** AAD of an MCP server's sealed upstream token (contract/load.ts opens it with the same string). */
+/** AAD of an MCP server's sealed upstream token (server/src/snapshot/load.ts opens it with the same string). */
 export const tokenAad = (id: string) => `mcp:${id}`;
 
 function isBlank(v: unknown): boolean {

@@ -1,4 +1,4 @@
-// The Lua lambda engine (issue 3 item 6, DESIGN §9). Public API, stable:
+// The Lua lambda engine (issue 3 item 6; the svc surface it serves: docs/lambda.md). Public API, stable:
 //
 //   compileLambda(source, name, limits?) → { ok: true, lambda } | { ok: false, error }
 //     Compile once per rule version (when the config changes). `name` labels error messages (sanitised).

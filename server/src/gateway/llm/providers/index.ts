@@ -1,4 +1,5 @@
-// The provider adapters by id (DESIGN §5). Adding a provider is one folder and one line here.
+// The provider adapters by id (docs/llm-gateway.md#providers-and-paths). Adding a provider is one folder and one line
+// here.
 import type { ProviderId } from '@tollgate/contract';
 import { anthropic } from './anthropic/index.ts';
 import { gemini } from './gemini/index.ts';

@@ -97,7 +97,7 @@ export interface ProviderAdapter {
   filterModelList(body: Json, keep: ModelFilter): Json | undefined;
   /** The client key in the provider's native place (x-api-key, x-goog-api-key, ?key=); Bearer is read first. */
   nativeClientKey(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined;
-  /** The header carrying the stored provider key upstream (DESIGN §5). */
+  /** The header carrying the stored provider key upstream (docs/llm-gateway.md#providers-and-paths). */
   authHeader(providerKey: string): [name: string, value: string];
   readModel(ep: Endpoint, body: JsonObject | undefined): string | undefined;
   /** Sets the model; returns the (possibly new) path, since Gemini carries it there. */

@@ -1,6 +1,6 @@
 // OpenAI: chat completions, the responses API, legacy completions and embeddings. Client key: Bearer (the caller
 // reads it); upstream: `Authorization: Bearer <provider key>`. Streaming chat completions report usage only in a
-// final chunk the client must ask for, so the gateway sets stream_options.include_usage (DESIGN §5).
+// final chunk the client must ask for, so the gateway sets stream_options.include_usage.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, isObject, obj, parseJson, str } from '../json.ts';
 import type { Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextVisitor } from '../types.ts';
