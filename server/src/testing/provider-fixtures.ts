@@ -2,7 +2,7 @@
 // the loopback upstream fakes of the end-to-end tests and the benchmark.
 import { readFileSync } from 'node:fs';
 import type { ProviderId } from '@tollgate/contract';
-import { SseParser } from '../gateway/llm/sse.ts';
+import { SseParser } from '../gateway/upstream/sse.ts';
 import type { Endpoint, Json, ProviderAdapter } from '../gateway/llm/providers/types.ts';
 
 export function fixtureText(provider: ProviderId, name: string): string {

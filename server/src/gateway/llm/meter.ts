@@ -6,7 +6,7 @@ import type { TokenUsage } from '../../pricing/cost.ts';
 import { lastObjectOf, parseJson } from './providers/json.ts';
 import type { Endpoint, Json, ProviderAdapter, StreamReader } from './providers/index.ts';
 import type { ProviderError } from './providers/types.ts';
-import { SseParser } from './sse.ts';
+import { SseParser } from '../upstream/sse.ts';
 
 export interface Metered {
   /** Usage the provider reported, if it was read. */

@@ -13,7 +13,7 @@ import type { Exchange } from '../pipeline/types.ts';
 import { RpcCode, RpcMsg, rpcError, type JsonRpcId, type JsonRpcMessage, type RequestInfo } from './jsonrpc.ts';
 import { McpMsg } from './messages.ts';
 import type { Shaped, Shaper } from './shape.ts';
-import { withData, SseSplitter, type SseEvent } from './sse.ts';
+import { withData, SseSplitter, type SseEvent } from '../upstream/sse.ts';
 import { clientResponseHeaders } from '../upstream/headers.ts';
 import { drained } from '../upstream/call.ts';
 import { sendBody, sendError, sendJson } from '../upstream/reply.ts';
