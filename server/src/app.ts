@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuditWriter } from './audit/writer.ts';
-import { announceConfigVersion } from './config/changes.ts';
+import { announceConfigVersion } from './snapshot/changes.ts';
 import { parseMasterKey, type Config, type Role } from './config/config.ts';
 import { SecretBox } from './crypto/secrets.ts';
 import { openDb } from './db/open.ts';

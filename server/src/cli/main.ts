@@ -91,7 +91,11 @@ async function serve(args: string[]): Promise<number> {
     app = await startTollgate(config, { role });
   } catch (err) {
     release();
-    throw err;
+    // A gateway next to a database of another data-plane version: one line saying what to upgrade, not a stack.
+    const { SnapshotSchemaMismatch } = await import('../snapshot/schema-version.ts');
+    if (!(err instanceof SnapshotSchemaMismatch)) throw err;
+    process.stderr.write(`tollgate: ${err.message}\n`);
+    return 1;
   }
   const { log } = app.services;
   if (!config.databaseUrl && role !== 'gateway') await bootstrapAdmin(app.services, app.apiUrl);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { answerParseErrorsInJson } from '../http/parse-errors.ts';
 import { GATEWAY_STOPPING_MESSAGE } from './upstream/pool.ts';
 import type { Services } from '../services.ts';
-import { ConfigStore } from './config-store.ts';
+import { ConfigStore } from '../snapshot/store.ts';
 import { buildHostCheck } from './host-check.ts';
 import { GatewayMetrics, type ProxyKindLabel } from './metrics.ts';
 import { resolveRoute } from './routing.ts';
@@ -115,7 +115,10 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
         sendJson(res, 500, { error: 'Internal error' });
       });
     } else if (req.url === '/status') {
-      sendJson(res, 200, { status: 'up', configVersion: store.version, proxies: store.current.proxies.size, uptimeS: Math.floor((Date.now() - started) / 1000) });
+      // 200 also when degraded: the chart's liveness and readiness probes share /status, and every old replica sees a
+      // newer schema at the same moment, so failing them would restart (into a refused start) or unlist all of them at
+      // once while their last good snapshot still serves (docs/architecture.md, "Data-plane schema version").
+      sendJson(res, 200, { ...store.health, configVersion: store.version, proxies: store.current.proxies.size, uptimeS: Math.floor((Date.now() - started) / 1000) });
     } else sendJson(res, 404, { error: 'Endpoint not found' });
   });
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../crypto/password.ts';
 import { newPat, sha256Hex } from '../crypto/tokens.ts';
 import type { Queryable } from '../db/db.ts';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 
 export const PAT_TAG = 'svc:personal:token';
 export const CONSUMER_USER_TAG = 'private:permissions:user';

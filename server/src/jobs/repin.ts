@@ -3,7 +3,7 @@
 // the pin changed), an answer that does not is refused: the old pin stays, a warning is logged and the owner gets a
 // `pin_rejected` audit event. That refusal is the DNS-rebinding defence for long-lived proxies.
 import { createHash } from 'node:crypto';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import { UpstreamRejected, type Pin } from '../net/upstream-guard.ts';
 import { refreshLlmPin, samePin } from '../llm-admin/provider-pin.ts';
 import { upstreamBaseUrl } from '../llm-admin/registry.ts';

@@ -1,7 +1,7 @@
 // The three writes on client keys. Each runs in one transaction that also bumps the config version, and announces
 // the version after commit, so the gateway serves the new tag set the moment the call returns.
 import type { AuthContext } from '../http/auth-context.ts';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import { DatastoreUnavailable, type Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import { assertApiKeyQuota } from '../quota/quota.ts';

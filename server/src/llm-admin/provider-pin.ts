@@ -2,7 +2,7 @@
 // best effort: a create or provider change never fails because DNS is down; the proxy gets `pin: null` and the
 // repin job (or POST /api/llm/:id/re-resolve) fills it in. The public bases go through the full SSRF guard; an
 // operator override (TOLLGATE_PROVIDER_BASE_URL_*) is trusted: resolved and pinned, never range-checked.
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { Queryable } from '../db/db.ts';
 import { UpstreamRejected, type Pin } from '../net/upstream-guard.ts';
 import { setUpstream } from '../proxies/gateway-objects.ts';

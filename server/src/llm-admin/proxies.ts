@@ -2,7 +2,7 @@
 // decides the upstream; the provider key is write-only and sealed with AAD `llm:<id>`; every committed change bumps
 // the config version and waits for the gateway before returning, so the change is live when the call returns.
 import { randomUUID } from 'node:crypto';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { InboundAuth } from '../snapshot/snapshot.ts';
 import type { Queryable } from '../db/db.ts';
 import { proxyCachePrefix } from '../gateway/cache-keys.ts';

@@ -1,7 +1,7 @@
 // Synthetic static resources of an MCP server (served by the gateway without contacting the upstream). Each write
 // locks the owning server row, so uri uniqueness is checked without races, and bumps the config version.
 import { randomUUID } from 'node:crypto';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import { parseOr400 } from '../http/validate.ts';

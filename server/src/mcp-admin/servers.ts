@@ -2,7 +2,7 @@
 // transaction and the config version announced after commit (so the proxy is reachable, changed or gone the
 // moment the call returns).
 import { randomUUID } from 'node:crypto';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg } from '../http/errors.ts';
 import { parseOr400 } from '../http/validate.ts';

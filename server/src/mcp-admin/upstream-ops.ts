@@ -1,7 +1,7 @@
 // Operations on an MCP server's upstream side: tool discovery, DNS re-pin, and draining one tool's cache.
 import type { McpTool } from '../snapshot/snapshot.ts';
 import { cacheToolPrefix } from '../gateway/cache-keys.ts';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { requireMcp } from '../proxies/ownership.ts';

@@ -2,7 +2,7 @@
 // plugin instance holding rules and inbound auth. Always written in the caller's transaction, with the proxy row,
 // and each change bumps the config version the gateways follow.
 import { randomUUID } from 'node:crypto';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { InboundAuth } from '../snapshot/snapshot.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Rule } from '@tollgate/contract';

@@ -1,6 +1,6 @@
 // DNS pins: resolved and checked on create, on URL change, on re-resolve, and every ~60 s by the repin job.
 import type { Queryable } from '../db/db.ts';
-import { bumpConfigVersion } from '../config/changes.ts';
+import { bumpConfigVersion } from '../snapshot/changes.ts';
 import { HttpError } from '../http/errors.ts';
 import { UpstreamRejected, type Pin, type UpstreamGuard } from '../net/upstream-guard.ts';
 

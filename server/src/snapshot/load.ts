@@ -4,7 +4,8 @@ import type { SecretBox } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Rule } from '@tollgate/contract';
 import type { Pin } from '../net/upstream-guard.ts';
-import { readConfigVersion } from '../config/changes.ts';
+import { readConfigVersion } from './changes.ts';
+import { checkSnapshotSchema } from './schema-version.ts';
 import { QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 import {
   DEFAULT_AUTH, DEFAULT_LLM_MAX_REQ_BODY_KB, DEFAULT_LLM_MAX_RESP_BODY_KB, DEFAULT_MCP_MAX_REQ_BODY_KB, DEFAULT_MCP_MAX_RESP_BODY_KB, type BudgetConfig, type ClientCredential,
@@ -24,6 +25,7 @@ interface ServiceRow {
 }
 
 export async function loadSnapshot(q: Queryable, secrets: SecretBox): Promise<Snapshot> {
+  await checkSnapshotSchema(q);
   const version = await readConfigVersion(q);
   const services = await q.query<ServiceRow>(
     `SELECT s.id AS service_id, s.proxy_id, s.proxy_kind, s.user_id, s.upstream_url, p.auth AS plugin_auth, p.rules,

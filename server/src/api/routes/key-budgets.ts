@@ -1,7 +1,7 @@
 // Per-key budget configuration of an LLM proxy (spec "LLM usage and budget": GET /keys, PUT and DELETE
 // /keys/:credId/budget). The caps live in key_budgets; the gateway enforces them from its snapshot, so every write
 // bumps the config version. Usage and reset routes of a key belong to the usage module.
-import { bumpConfigVersion } from '../../config/changes.ts';
+import { bumpConfigVersion } from '../../snapshot/changes.ts';
 import type { BudgetConfig } from '../../snapshot/snapshot.ts';
 import { maskKey } from '../../crypto/tokens.ts';
 import type { Queryable } from '../../db/db.ts';

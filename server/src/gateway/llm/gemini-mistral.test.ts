@@ -132,7 +132,7 @@ test('dot segments are refused, never resolved; bodies that are not JSON are 400
 test('a proxy whose provider host has no DNS pin is never contacted by name: 502', async () => {
   const p = await createLlmProxy(e, 'mistral');
   const k = await createLlmKey(e, p);
-  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const { bumpConfigVersion } = await import('../../snapshot/changes.ts');
   await e.t.app.services.db.query('UPDATE llm_proxies SET pin = NULL WHERE id = $1', [p.id]);
   await e.t.app.services.configChanged(await bumpConfigVersion(e.t.app.services.db));
   const n = p.fake.received.length;

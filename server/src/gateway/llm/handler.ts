@@ -14,7 +14,7 @@ import { readWindowSpend } from '../../budgets/durable.ts';
 import { DatastoreUnavailable } from '../../db/db.ts';
 import { strictBearerToken } from '../../http/authorization.ts';
 import type { Services } from '../../services.ts';
-import type { ConfigStore } from '../config-store.ts';
+import type { ConfigStore } from '../../snapshot/store.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, runGate, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';

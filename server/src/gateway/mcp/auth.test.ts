@@ -58,7 +58,7 @@ test('a key with a tag for this proxy but without the flag private:permissions:m
   const ok = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
   assert.equal(ok.status, 200, ok.text);
   await t.app.services.db.query(`UPDATE credentials SET tags = array_remove(tags, 'private:permissions:mcp') WHERE key_prefix = $1`, [k.slice(0, 6)]);
-  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const { bumpConfigVersion } = await import('../../snapshot/changes.ts');
   await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
   const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
   assert.equal(r.status, 403);
@@ -71,7 +71,7 @@ test('a key of another user with tags for this proxy reaches nothing', async () 
   const k = await createKey(t, own, ['*']);
   // Hand-edit a tag for p into the stranger's key (the API refuses this; storage corruption must not grant access).
   await t.app.services.db.query(`UPDATE credentials SET tags = array_append(tags, $1) WHERE key_prefix = $2`, [`mcp:${p.id}:tool:*`, k.slice(0, 6)]);
-  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const { bumpConfigVersion } = await import('../../snapshot/changes.ts');
   await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
   const r = await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${k}` });
   assert.equal(r.status, 403);
@@ -271,7 +271,7 @@ test('jwt mode: a proxy stored without an audience or an issuer (before they wer
   const { pj, sign } = await jwtSetup();
   const token = await sign({});
   assert.equal((await rawPost(pj.pathUrl, INIT, { authorization: `Bearer ${token}` })).status, 200);
-  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const { bumpConfigVersion } = await import('../../snapshot/changes.ts');
   const q = t.app.services.db;
   const [row] = await q.query<{ auth: Record<string, unknown> }>('SELECT auth FROM mcp_servers WHERE id = $1', [pj.id]);
   const saved = row!.auth;

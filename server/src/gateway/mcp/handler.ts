@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
 import type { Services } from '../../services.ts';
 import type { UpstreamResponse } from '../../net/upstream-response.ts';
-import type { ConfigStore } from '../config-store.ts';
+import type { ConfigStore } from '../../snapshot/store.ts';
 import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
 import { emitFor, newExchange, runAccessPhases, runGate, RuntimeCache, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';

@@ -272,7 +272,7 @@ test('a POST body over 4 MB gets 413; an upstream without a DNS pin is never con
   assert.deepEqual(big.json, { error: 'Request body too large' });
   const unpinned = await createProxy(t, user, sse.url);
   const k = await createKey(t, unpinned);
-  const { bumpConfigVersion } = await import('../../config/changes.ts');
+  const { bumpConfigVersion } = await import('../../snapshot/changes.ts');
   await t.app.services.db.query('UPDATE mcp_servers SET pin = NULL WHERE id = $1', [unpinned.id]);
   await t.app.services.configChanged(await bumpConfigVersion(t.app.services.db));
   const before = sse.requests.length;

@@ -1,8 +1,9 @@
 // Holds the gateway's current Snapshot. Reloads when a change is announced on the state bus and polls the version
 // as a safety net, so the request path only ever reads memory.
-import { CONFIG_CHANNEL, readConfigVersion } from '../config/changes.ts';
-import { loadSnapshot } from '../snapshot/load.ts';
-import type { Snapshot } from '../snapshot/snapshot.ts';
+import { CONFIG_CHANNEL, readConfigVersion } from './changes.ts';
+import { loadSnapshot } from './load.ts';
+import { readSnapshotSchemaVersion, SNAPSHOT_SCHEMA_VERSION, SnapshotSchemaMismatch } from './schema-version.ts';
+import type { Snapshot } from './snapshot.ts';
 import type { Services } from '../services.ts';
 
 export class ConfigStore {
@@ -12,6 +13,7 @@ export class ConfigStore {
   private poller: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private readonly listeners = new Set<(s: Snapshot) => void>();
+  private mismatch: SnapshotSchemaMismatch | undefined;
 
   constructor(private readonly s: Services) {}
 
@@ -22,6 +24,16 @@ export class ConfigStore {
 
   get version(): number {
     return this.snap?.version ?? 0;
+  }
+
+  /**
+   * `degraded` while the database holds a data-plane schema this gateway does not understand: it keeps serving its
+   * last good snapshot, which no longer follows changes (docs/architecture.md, "Data-plane schema version").
+   */
+  get health(): { status: 'up' } | { status: 'degraded'; reason: string; databaseSchemaVersion: number; gatewaySchemaVersion: number } {
+    const m = this.mismatch;
+    if (!m) return { status: 'up' };
+    return { status: 'degraded', reason: m.message, databaseSchemaVersion: m.databaseVersion, gatewaySchemaVersion: m.gatewayVersion };
   }
 
   /** Called with every new snapshot (rule engines rebuild their compiled state here, once per version). */
@@ -69,14 +81,27 @@ export class ConfigStore {
   private async reloadSafe(): Promise<void> {
     try {
       await this.reload();
+      this.mismatch = undefined;
     } catch (err) {
-      this.s.log.warn('gateway config reload failed; keeping the previous snapshot', { err });
+      if (err instanceof SnapshotSchemaMismatch) this.refuse(err);
+      else this.s.log.warn('gateway config reload failed; keeping the previous snapshot', { err });
     }
+  }
+
+  // Logged at error level on every poll, not once: a skew that outlives the rollout must stay visible in the logs.
+  private refuse(err: SnapshotSchemaMismatch): void {
+    this.mismatch = err;
+    this.s.log.error('gateway refuses the database\'s data-plane schema; serving the last good snapshot, which no longer follows changes', {
+      reason: err.message, databaseSchemaVersion: err.databaseVersion, gatewaySchemaVersion: err.gatewayVersion, configVersion: this.version,
+    });
   }
 
   private async poll(): Promise<void> {
     try {
-      if ((await readConfigVersion(this.s.db)) > this.version) await this.reloadSafe();
+      // A migration changes the schema without bumping the config version, so the poll looks at both.
+      const schema = await readSnapshotSchemaVersion(this.s.db);
+      if (schema !== SNAPSHOT_SCHEMA_VERSION) return this.refuse(new SnapshotSchemaMismatch(schema, SNAPSHOT_SCHEMA_VERSION));
+      if (this.mismatch || (await readConfigVersion(this.s.db)) > this.version) await this.reloadSafe();
     } catch (err) {
       this.s.log.debug('config version poll failed', { err });
     }
