@@ -39,7 +39,8 @@ const EXPECTED_AUTH: Record<ProviderId, (h: IncomingHttpHeaders) => string | und
   gemini: (h) => (typeof h['x-goog-api-key'] === 'string' ? h['x-goog-api-key'] : undefined),
 };
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** A request body read whole as UTF-8 (test upstreams only: no limit). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -4,8 +4,12 @@
 // empty result for any other request; a POST of notifications and client replies alone gets 202. Tool discovery
 // (the SDK client of POST /api/mcp/:id/tools) works against it. Its URL has a base path (`/base/mcp`) so tests can
 // check that nothing reaches above it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
+import { readBody } from './fake-providers.ts';
+import { startTestApp, type TestApp } from './harness.ts';
+import { createKey, createProxy, type ProxyUnderTest } from './mcp-kit.ts';
 
 export interface Recorded {
   method: string;
@@ -28,15 +32,6 @@ const TOOLS = [
   { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
   { name: 'secret', description: 'Secret', inputSchema: { type: 'object', properties: {} } },
 ];
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 type Msg = Record<string, unknown>;
 
@@ -97,4 +92,31 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       await new Promise((r) => http.close(r));
     },
   };
+}
+
+export interface RecordingProxy {
+  t: TestApp;
+  up: RecordingUpstream;
+  p: ProxyUnderTest;
+  /** A client key granted `tools` on the proxy. */
+  key: string;
+}
+
+/**
+ * Registers the file's before/after hooks: a test app, a recording upstream, an MCP proxy in front of it and a key
+ * granted `tools`. The returned object is filled in by `before`.
+ */
+export function recordingProxyForFile(tools?: string[]): RecordingProxy {
+  const f = {} as RecordingProxy;
+  before(async () => {
+    f.t = await startTestApp();
+    f.up = await startRecordingUpstream();
+    f.p = await createProxy(f.t, await f.t.createUser(), f.up.url);
+    f.key = await createKey(f.t, f.p, tools);
+  });
+  after(async () => {
+    await f.up?.close();
+    await f.t?.close();
+  });
+  return f;
 }

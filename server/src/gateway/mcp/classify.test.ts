@@ -1,33 +1,18 @@
 // Every MCP message is classified or refused (issue 20 item 3): through a real gateway in front of an upstream that
 // records the bytes it receives, with a key granted only the tool `echo`. Each refusal is a JSON-RPC error and the
 // upstream receives nothing of the refused POST; what it does receive is the checked message re-serialised.
-import { test, after, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from '../../testing/harness.ts';
-import { startRecordingUpstream, type Recorded, type RecordingUpstream } from '../../testing/recording-mcp-upstream.ts';
-import { createKey, createProxy, flushedEvents, rawPost, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
+import { recordingProxyForFile, type Recorded } from '../../testing/recording-mcp-upstream.ts';
+import { flushedEvents, rawPost } from '../../testing/mcp-kit.ts';
 
-let t: TestApp;
-let up: RecordingUpstream;
-let p: ProxyUnderTest;
-let key: string;
-
-before(async () => {
-  t = await startTestApp();
-  up = await startRecordingUpstream();
-  p = await createProxy(t, await t.createUser(), up.url);
-  key = await createKey(t, p, ['echo']);
-});
-after(async () => {
-  await up.close();
-  await t.close();
-});
+const f = recordingProxyForFile(['echo']);
 
 /** A POST through the gateway (a string is sent as raw text), with the POSTs the upstream received for it. */
 async function post(body: unknown): Promise<Awaited<ReturnType<typeof rawPost>> & { forwarded: Recorded[] }> {
-  const n = up.posts().length;
-  const r = await rawPost(p.pathUrl, body, { authorization: `Bearer ${key}` });
-  return { ...r, forwarded: up.posts().slice(n) };
+  const n = f.up.posts().length;
+  const r = await rawPost(f.p.pathUrl, body, { authorization: `Bearer ${f.key}` });
+  return { ...r, forwarded: f.up.posts().slice(n) };
 }
 
 const err = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
@@ -35,7 +20,7 @@ const NOT_PERMITTED = 'Tool "secret" is not permitted for this credential';
 const BATCH_REJECTED = 'Batch rejected: another message in it was refused';
 
 test('a tools/call notification for a tool the key may not use is refused (403, JSON-RPC error without id) and never reaches the upstream', async () => {
-  const ran = up.ran.length;
+  const ran = f.up.ran.length;
   const alone = await post({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'secret', arguments: {} } });
   assert.equal(alone.status, 403, alone.text);
   assert.deepEqual(alone.json, err(null, -32001, NOT_PERMITTED));
@@ -49,7 +34,7 @@ test('a tools/call notification for a tool the key may not use is refused (403, 
   assert.equal(batch.status, 200, batch.text);
   assert.deepEqual(batch.json, [err(null, -32001, NOT_PERMITTED), err(1, -32004, BATCH_REJECTED)]);
   assert.deepEqual(batch.forwarded, []);
-  assert.equal(up.ran.length, ran, 'the upstream ran nothing');
+  assert.equal(f.up.ran.length, ran, 'the upstream ran nothing');
 
   // A notification for a permitted tool is the key's own business: it is forwarded.
   const allowed = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'n' } } };
@@ -57,7 +42,7 @@ test('a tools/call notification for a tool the key may not use is refused (403, 
   assert.equal(ok.status, 202, ok.text);
   assert.deepEqual(ok.forwarded.map((f) => f.body), [JSON.stringify(allowed)]);
 
-  const ev = await flushedEvents(t, p.id);
+  const ev = await flushedEvents(f.t, f.p.id);
   const denies = ev.filter((e) => e.event_type === 'deny' && e.tool === 'secret');
   assert.equal(denies.length, 2);
   assert.ok(denies.every((e) => e.details.reason === 'tool_not_permitted' && e.details.method === 'tools/call'));
@@ -87,12 +72,12 @@ test('two requests with one id in a batch are refused with -32600 (answers are m
   assert.equal(mixed.status, 200, mixed.text);
   assert.equal(mixed.forwarded.length, 1);
 
-  const ev = await flushedEvents(t, p.id);
+  const ev = await flushedEvents(f.t, f.p.id);
   assert.ok(ev.some((e) => e.event_type === 'deny' && e.details.reason === 'repeated_id' && e.details.messages === 2));
 });
 
 test('a tools/call or resources/* whose name or uri is not a string is -32602 Invalid params, never a 500 and never forwarded', async () => {
-  const ran = up.ran.length;
+  const ran = f.up.ran.length;
   const cases: Array<[unknown, string]> = [
     [{ name: { a: 1 } }, 'tools/call'],
     [{ name: ['echo'] }, 'tools/call'],
@@ -114,7 +99,7 @@ test('a tools/call or resources/* whose name or uri is not a string is -32602 In
   assert.equal(n.status, 400, n.text);
   assert.deepEqual(n.json, err(null, -32602, 'Invalid params: tools/call needs params.name as a string'));
   assert.deepEqual(n.forwarded, []);
-  assert.equal(up.ran.length, ran, 'the upstream ran nothing');
+  assert.equal(f.up.ran.length, ran, 'the upstream ran nothing');
 });
 
 test('messages of no known shape get 400 -32600 Invalid Request with id null, and the upstream receives nothing', async () => {
@@ -149,17 +134,17 @@ test('messages of no known shape get 400 -32600 Invalid Request with id null, an
   assert.equal(batch.status, 400, batch.text);
   assert.deepEqual(batch.json, [err(1, -32004, BATCH_REJECTED), err(null, -32600, badId)]);
   assert.deepEqual(batch.forwarded, []);
-  const ev = await flushedEvents(t, p.id);
+  const ev = await flushedEvents(f.t, f.p.id);
   assert.ok(ev.some((e) => e.event_type === 'deny' && e.details.reason === 'invalid_request'));
 });
 
 test('the upstream receives the checked message re-serialised: a key written twice reaches it once, with the value the policy read', async () => {
   // JSON.parse keeps the last of two keys; an upstream parser keeping the first would have run `secret`.
-  const ran = up.ran.length;
+  const ran = f.up.ran.length;
   const r = await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"secret","name":"echo","arguments":{"text":"hi"}}}');
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.forwarded.map((f) => f.body), ['{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}']);
-  assert.deepEqual(up.ran.slice(ran), ['echo']);
+  assert.deepEqual(f.up.ran.slice(ran), ['echo']);
 
   // The other order is checked as `secret`, and refused.
   const refused = await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","name":"secret"}}');
@@ -171,7 +156,7 @@ test('the upstream receives the checked message re-serialised: a key written twi
   assert.equal(spaced.status, 200, spaced.text);
   assert.deepEqual(spaced.forwarded.map((f) => f.body), ['{"jsonrpc":"2.0","id":7,"method":"ping"}']);
   assert.equal(spaced.json.id, 7);
-  assert.deepEqual(up.ran.slice(ran), ['echo'], 'no tools/call ran');
+  assert.deepEqual(f.up.ran.slice(ran), ['echo'], 'no tools/call ran');
 });
 
 test('client replies to server requests, notifications, _meta and progress tokens pass as they were sent', async () => {

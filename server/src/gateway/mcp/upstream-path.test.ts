@@ -1,38 +1,23 @@
 // The client's path is appended under the configured MCP path (issue 20 item 3): no spelling of a parent segment
 // reaches the upstream, by the path route or the host route, on POST, GET or DELETE. Requests are sent with
 // node:http, which sends the path as written (fetch would resolve dot segments first).
-import { test, after, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startTestApp, type TestApp } from '../../testing/harness.ts';
-import { startRecordingUpstream, type RecordingUpstream } from '../../testing/recording-mcp-upstream.ts';
-import { createKey, createProxy, flushedEvents, INIT, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
+import { recordingProxyForFile } from '../../testing/recording-mcp-upstream.ts';
+import { flushedEvents, INIT } from '../../testing/mcp-kit.ts';
 import { forwardablePath } from './upstream.ts';
 
-let t: TestApp;
-let up: RecordingUpstream;
-let p: ProxyUnderTest;
-let key: string;
-
-before(async () => {
-  t = await startTestApp();
-  up = await startRecordingUpstream();
-  p = await createProxy(t, await t.createUser(), up.url);
-  key = await createKey(t, p);
-});
-after(async () => {
-  await up.close();
-  await t.close();
-});
+const f = recordingProxyForFile();
 
 /** A request with its path exactly as written. */
 function send(method: string, path: string, host?: string): Promise<{ status: number; json: unknown }> {
-  const gw = new URL(t.gateway);
+  const gw = new URL(f.t.gateway);
   const body = method === 'POST' ? JSON.stringify(INIT) : undefined;
   return new Promise((resolve, reject) => {
     const req = request({
       host: gw.hostname, port: gw.port, method, path,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(host ? { host } : {}) },
+      headers: { authorization: `Bearer ${f.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(host ? { host } : {}) },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -56,33 +41,33 @@ const TRAVERSALS = [
 const REJECTED = { error: 'Path not allowed: dot segments, empty segments, backslashes and encoded dots, slashes, backslashes or percent signs are not forwarded' };
 
 test('a path that could name something above the configured MCP path is refused with 400 and never reaches the upstream', async () => {
-  const before = up.received.length;
-  const hostRoute = `${p.id}.${t.config.proxyDomain}`;
+  const before = f.up.received.length;
+  const hostRoute = `${f.p.id}.${f.t.config.proxyDomain}`;
   for (const path of TRAVERSALS) {
-    for (const [method, url, host] of [['POST', `/${p.id}${path}`], ['GET', `/${p.id}${path}`], ['DELETE', `/${p.id}${path}`], ['POST', path, hostRoute]] as const) {
+    for (const [method, url, host] of [['POST', `/${f.p.id}${path}`], ['GET', `/${f.p.id}${path}`], ['DELETE', `/${f.p.id}${path}`], ['POST', path, hostRoute]] as const) {
       const r = await send(method, url, host);
       assert.equal(r.status, 400, `${method} ${host ?? ''}${url}: ${JSON.stringify(r.json)}`);
       assert.deepEqual(r.json, REJECTED, `${method} ${host ?? ''}${url}`);
     }
   }
-  assert.deepEqual(up.received.slice(before), [], 'the upstream received none of them');
-  const ev = await flushedEvents(t, p.id);
+  assert.deepEqual(f.up.received.slice(before), [], 'the upstream received none of them');
+  const ev = await flushedEvents(f.t, f.p.id);
   assert.ok(ev.some((e) => e.event_type === 'deny' && e.details.reason === 'path_rejected'));
 });
 
 test('other paths and queries are appended under the configured MCP path', async () => {
   const cases: Array<[string, string]> = [
-    [`/${p.id}/`, '/base/mcp'],
-    [`/${p.id}`, '/base/mcp'],
-    [`/${p.id}/?a=1`, '/base/mcp?a=1'],
-    [`/${p.id}/sub/path?x=../y`, '/base/mcp/sub/path?x=../y'],
-    [`/${p.id}/a.b/..c/.d/%20x`, '/base/mcp/a.b/..c/.d/%20x'],
+    [`/${f.p.id}/`, '/base/mcp'],
+    [`/${f.p.id}`, '/base/mcp'],
+    [`/${f.p.id}/?a=1`, '/base/mcp?a=1'],
+    [`/${f.p.id}/sub/path?x=../y`, '/base/mcp/sub/path?x=../y'],
+    [`/${f.p.id}/a.b/..c/.d/%20x`, '/base/mcp/a.b/..c/.d/%20x'],
   ];
   for (const [path, expected] of cases) {
-    const before = up.received.length;
+    const before = f.up.received.length;
     const r = await send('POST', path);
     assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.json)}`);
-    assert.deepEqual(up.received.slice(before).map((x) => x.path), [expected], path);
+    assert.deepEqual(f.up.received.slice(before).map((x) => x.path), [expected], path);
   }
 });
 
