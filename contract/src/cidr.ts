@@ -34,14 +34,8 @@ function parseV6(s: string): Uint8Array | undefined {
     if (!tail) return undefined;
     s = s.slice(0, lastColon + 1) + '0:0';
   }
-  if (s.split('::').length > 2) return undefined;
-  const [head, rest] = s.includes('::') ? s.split('::') as [string, string] : [s, undefined];
-  const h = head ? head.split(':') : [];
-  const r = rest !== undefined ? (rest ? rest.split(':') : []) : [];
-  // `::` stands for at least one zero group.
-  if (rest !== undefined && h.length + r.length > 7) return undefined;
-  const groups = rest !== undefined ? [...h, ...Array(8 - h.length - r.length).fill('0'), ...r] : h;
-  if (groups.length !== 8) return undefined;
+  const groups = v6Groups(s);
+  if (!groups) return undefined;
   if (!groups.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
   const out = new Uint8Array(16);
   groups.forEach((g, i) => {
@@ -51,6 +45,18 @@ function parseV6(s: string): Uint8Array | undefined {
   });
   if (tail) out.set(tail.subarray(12), 12);
   return out;
+}
+
+/** The eight hex groups of an IPv6 address (a `::` expanded to zero groups); undefined if there are not eight. */
+function v6Groups(s: string): string[] | undefined {
+  if (s.split('::').length > 2) return undefined;
+  const [head, rest] = s.includes('::') ? s.split('::') as [string, string] : [s, undefined];
+  const h = head ? head.split(':') : [];
+  const r = rest !== undefined ? (rest ? rest.split(':') : []) : [];
+  // `::` stands for at least one zero group.
+  if (rest !== undefined && h.length + r.length > 7) return undefined;
+  const groups = rest !== undefined ? [...h, ...Array(8 - h.length - r.length).fill('0'), ...r] : h;
+  return groups.length === 8 ? groups : undefined;
 }
 
 /** Parses an IPv4 or IPv6 address (brackets and zone ids allowed) into 16 bytes. */

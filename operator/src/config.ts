@@ -29,7 +29,10 @@ export const ALLOWED_API_URLS_FLAG = '--allowed-api-urls';
 
 export class ConfigError extends Error {}
 
-function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+/** Bounds travel together so a call reads as one setting: name, default and accepted range. */
+interface IntRange { def: number; min: number; max: number }
+
+function int(env: NodeJS.ProcessEnv, name: string, { def, min, max }: IntRange): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   const n = Number(raw);
@@ -68,16 +71,16 @@ function allowedApiUrls(env: NodeJS.ProcessEnv, argv: readonly string[]): ApiUrl
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): OperatorConfig {
-  const leaseS = int(env, 'TOLLGATE_OPERATOR_LEASE_S', 15, 2, 600);
+  const leaseS = int(env, 'TOLLGATE_OPERATOR_LEASE_S', { def: 15, min: 2, max: 600 });
   return {
     watchNamespace: env.TOLLGATE_WATCH_NAMESPACE || undefined,
-    resyncMs: int(env, 'TOLLGATE_OPERATOR_RESYNC_S', 300, 1, 86_400) * 1000,
-    secretPollMs: int(env, 'TOLLGATE_OPERATOR_SECRET_POLL_S', 10, 0, 3600) * 1000,
-    stallMs: int(env, 'TOLLGATE_OPERATOR_WATCH_STALL_S', 150, 1, 3600) * 1000,
-    watchTimeoutS: int(env, 'TOLLGATE_OPERATOR_WATCH_TIMEOUT_S', 290, 1, 3600),
-    workers: int(env, 'TOLLGATE_OPERATOR_WORKERS', 4, 1, 64),
+    resyncMs: int(env, 'TOLLGATE_OPERATOR_RESYNC_S', { def: 300, min: 1, max: 86_400 }) * 1000,
+    secretPollMs: int(env, 'TOLLGATE_OPERATOR_SECRET_POLL_S', { def: 10, min: 0, max: 3600 }) * 1000,
+    stallMs: int(env, 'TOLLGATE_OPERATOR_WATCH_STALL_S', { def: 150, min: 1, max: 3600 }) * 1000,
+    watchTimeoutS: int(env, 'TOLLGATE_OPERATOR_WATCH_TIMEOUT_S', { def: 290, min: 1, max: 3600 }),
+    workers: int(env, 'TOLLGATE_OPERATOR_WORKERS', { def: 4, min: 1, max: 64 }),
     host: env.TOLLGATE_OPERATOR_HOST || '127.0.0.1',
-    port: int(env, 'TOLLGATE_OPERATOR_PORT', 8083, 0, 65_535),
+    port: int(env, 'TOLLGATE_OPERATOR_PORT', { def: 8083, min: 0, max: 65_535 }),
     identity: env.POD_NAME || `${hostname()}-${process.pid}`,
     leaseNamespace: env.TOLLGATE_OPERATOR_LEASE_NAMESPACE || ownNamespace(env),
     leaseName: env.TOLLGATE_OPERATOR_LEASE_NAME || 'tollgate-operator',

@@ -148,28 +148,28 @@ export class Controller implements ObjectIndex {
     if (obj.metadata.deletionTimestamp) return this.#finalize(key, reconciler, obj, log);
 
     const parsed = reconciler.spec.safeParse(obj.spec);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? `spec.${issue.path.join('.')}: ` : 'spec: ';
-      return this.#settle(key, obj, invalid('InvalidSpec', where + (issue?.message ?? 'invalid')), log);
-    }
-    if (!obj.metadata.finalizers?.includes(FINALIZER)) {
-      const r = await this.#o.kube.patch<KubeObject>(paths.custom(kind, namespace, name), {
-        metadata: { finalizers: [...(obj.metadata.finalizers ?? []), FINALIZER], resourceVersion: obj.metadata.resourceVersion },
-      });
-      if (!r.ok) {
-        if (r.status !== 404 && r.status !== 409) log.warn('adding the finalizer failed', { error: r.message });
-        if (r.status !== 404) this.#o.queue.addRateLimited(key);
-        return;
-      }
-      obj = r.body;
-    }
+    if (!parsed.success) return this.#settle(key, obj, invalid('InvalidSpec', specProblem(parsed.error.issues[0])), log);
+    obj = await this.#withFinalizer(key, obj, log);
+    if (!obj) return;
     const conn = await this.#o.connections.resolve(obj);
     if (!conn.ok) return this.#settle(key, obj, conn.outcome, log);
     const typed = { ...obj, spec: parsed.data } as KubeObject;
     const readSecret = (ref: { name: string; key: string }, what: string) => this.#secrets.read(key, namespace, ref, what);
     const outcome = await reconciler.reconcile({ kube: this.#o.kube, api: conn.api, objects: this, log, readSecret }, typed);
     await this.#settle(key, obj, outcome, log);
+  }
+
+  /** The object carrying our finalizer (added if missing); undefined when adding it failed and the key was handled. */
+  async #withFinalizer(key: string, obj: KubeObject, log: Logger): Promise<KubeObject | undefined> {
+    if (obj.metadata.finalizers?.includes(FINALIZER)) return obj;
+    const { kind, namespace, name } = splitQueueKey(key);
+    const r = await this.#o.kube.patch<KubeObject>(paths.custom(kind, namespace, name), {
+      metadata: { finalizers: [...(obj.metadata.finalizers ?? []), FINALIZER], resourceVersion: obj.metadata.resourceVersion },
+    });
+    if (r.ok) return r.body;
+    if (r.status !== 404 && r.status !== 409) log.warn('adding the finalizer failed', { error: r.message });
+    if (r.status !== 404) this.#o.queue.addRateLimited(key);
+    return undefined;
   }
 
   async #finalize(key: string, reconciler: Reconciler, obj: KubeObject, log: Logger): Promise<void> {
@@ -218,16 +218,34 @@ export class Controller implements ObjectIndex {
       if (!r.ok && r.status !== 404) log.warn('writing the status failed', { status: r.status, error: r.message });
     }
     if (o.event) await this.#o.events.record(obj, o.event.type, o.event.reason, o.event.message);
-    const result = o.synced.status === 'True' ? 'synced' : o.requeue.kind === 'backoff' ? 'error' : o.synced.reason === 'InvalidSpec' || o.synced.reason === 'RemoteRejected' || o.synced.reason === 'InvalidRules' ? 'invalid' : 'waiting';
-    this.#o.metrics.reconciles.inc({ kind, result });
-    if (o.synced.status !== 'True' || o.ready.status !== 'True') {
-      this.#o.metrics.errors.inc({ kind, reason: o.ready.status !== 'True' && o.synced.status === 'True' ? o.ready.reason : o.synced.reason });
-      log.info('not ready', { reason: o.synced.status === 'True' ? o.ready.reason : o.synced.reason, message: o.synced.status === 'True' ? o.ready.message : o.synced.message });
-    }
-    if (o.requeue.kind === 'backoff') this.#o.queue.addRateLimited(key);
+    this.#o.metrics.reconciles.inc({ kind, result: resultOf(o) });
+    if (o.synced.status !== 'True' || o.ready.status !== 'True') this.#reportNotReady(kind, o, log);
+    this.#requeue(key, o.requeue);
+  }
+
+  #reportNotReady(kind: string, o: Outcome, log: Logger): void {
+    this.#o.metrics.errors.inc({ kind, reason: o.ready.status !== 'True' && o.synced.status === 'True' ? o.ready.reason : o.synced.reason });
+    log.info('not ready', { reason: o.synced.status === 'True' ? o.ready.reason : o.synced.reason, message: o.synced.status === 'True' ? o.ready.message : o.synced.message });
+  }
+
+  #requeue(key: string, requeue: Outcome['requeue']): void {
+    if (requeue.kind === 'backoff') this.#o.queue.addRateLimited(key);
     else {
       this.#o.queue.forget(key);
-      if (o.requeue.kind === 'after') this.#o.queue.addAfter(key, o.requeue.ms);
+      if (requeue.kind === 'after') this.#o.queue.addAfter(key, requeue.ms);
     }
   }
+}
+
+/** The `result` label of the reconciles metric. */
+function resultOf(o: Outcome): string {
+  if (o.synced.status === 'True') return 'synced';
+  if (o.requeue.kind === 'backoff') return 'error';
+  return o.synced.reason === 'InvalidSpec' || o.synced.reason === 'RemoteRejected' || o.synced.reason === 'InvalidRules' ? 'invalid' : 'waiting';
+}
+
+/** The first schema issue as the InvalidSpec message: `spec.<path>: <message>`. */
+function specProblem(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  const where = issue?.path.length ? `spec.${issue.path.join('.')}: ` : 'spec: ';
+  return where + (issue?.message ?? 'invalid');
 }

@@ -106,26 +106,25 @@ export class LeaderElector {
 
   async #tryAcquireOrRenew(): Promise<boolean> {
     const now = new Date();
-    const spec = (transitions: number, acquireTime?: string | null) => ({
-      holderIdentity: this.#o.identity,
-      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
-      acquireTime: acquireTime ?? microTime(now),
-      renewTime: microTime(now),
-      leaseTransitions: transitions,
-    });
     const path = paths.lease(this.#o.namespace, this.#o.name);
     const got = await this.#client.get<Lease>(path);
-    if (!got.ok && got.status === 404) {
-      const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: spec(0) };
-      const c = await this.#client.create<Lease>(paths.leases(this.#o.namespace), lease);
-      if (c.ok) this.#observe(c.body);
-      return c.ok;
-    }
+    if (!got.ok && got.status === 404) return this.#create(now);
     if (!got.ok) {
       this.#o.log.warn('reading the leader Lease failed', { status: got.status, error: got.message });
       return false;
     }
-    const lease = got.body;
+    return this.#takeOrRenew(path, got.body, now);
+  }
+
+  async #create(now: Date): Promise<boolean> {
+    const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: this.#spec(now, 0) };
+    const c = await this.#client.create<Lease>(paths.leases(this.#o.namespace), lease);
+    if (c.ok) this.#observe(c.body);
+    return c.ok;
+  }
+
+  /** Renews our own Lease, or takes one whose holder let it expire; false while another holder's is still valid. */
+  async #takeOrRenew(path: string, lease: Lease, now: Date): Promise<boolean> {
     this.#observe(lease);
     const holder = lease.spec.holderIdentity ?? '';
     const mine = holder === this.#o.identity;
@@ -133,10 +132,20 @@ export class LeaderElector {
     const free = !holder || Date.now() - this.#observed!.at >= durationMs;
     if (!mine && !free) return false;
     const transitions = (lease.spec.leaseTransitions ?? 0) + (mine ? 0 : 1);
-    const next: Lease = { ...lease, spec: spec(transitions, mine ? lease.spec.acquireTime : undefined) };
+    const next: Lease = { ...lease, spec: this.#spec(now, transitions, mine ? lease.spec.acquireTime : undefined) };
     const w = await this.#client.replace<Lease>(path, next); // carries metadata.resourceVersion: a conflict loses
     if (w.ok) this.#observe(w.body);
     return w.ok;
+  }
+
+  #spec(now: Date, transitions: number, acquireTime?: string | null) {
+    return {
+      holderIdentity: this.#o.identity,
+      leaseDurationSeconds: Math.ceil(this.#o.leaseDurationMs / 1000),
+      acquireTime: acquireTime ?? microTime(now),
+      renewTime: microTime(now),
+      leaseTransitions: transitions,
+    };
   }
 
   #observe(lease: Lease): void {

@@ -43,7 +43,16 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const llm = req.url!.startsWith('/v1/');
   const id = llm ? 0 : (JSON.parse(text) as { id: number }).id;
   const result = llm ? completion('fine') : JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'fine' }] } });
-  const sse = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+  const a: Answer = { req, res, llm, result };
+  return SSE_MODES.has(mode) ? answerSse(a) : answerPlain(a);
+}
+
+interface Answer { req: IncomingMessage; res: ServerResponse; llm: boolean; result: string }
+
+const SSE_MODES: ReadonlySet<Mode> = new Set<Mode>(['reset_mid_sse', 'malformed_sse', 'oversized_notification']);
+
+/** Faults of a plain JSON answer: before the headers, mid-body, late, or malformed. */
+async function answerPlain({ req, res, result }: Answer): Promise<void> {
   switch (mode) {
     case 'reset_before_headers':
       return void req.socket.resetAndDestroy();
@@ -60,6 +69,13 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(result);
     case 'malformed_json':
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(result.slice(0, -7));
+  }
+}
+
+/** Faults of an event-stream answer (MCP's SSE or the OpenAI stream). */
+async function answerSse({ req, res, llm, result }: Answer): Promise<void> {
+  const sse = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+  switch (mode) {
     case 'reset_mid_sse':
       res.writeHead(200, sse);
       res.write(llm ? chunk('Hel') : `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } })}\n\n`);

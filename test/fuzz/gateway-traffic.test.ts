@@ -134,15 +134,27 @@ function requestArbitrary(t: Targets): fc.Arbitrary<RawRequest> {
 
 /** What is wrong with an answer, if anything. */
 function problems(req: RawRequest, res: RawResponse, secrets: string[]): string[] {
+  const out = statusProblems(res);
+  for (const s of secrets) if (res.text.includes(s)) out.push('a secret came back in the answer');
+  const refusal = nonJsonRefusal(req, res);
+  if (refusal) out.push(refusal);
+  return out;
+}
+
+/** A 500 of the gateway's own, or any 5xx but the gateway's upstream statuses (502, 503, 504). */
+function statusProblems(res: RawResponse): string[] {
   const out: string[] = [];
-  const ct = String(res.headers['content-type'] ?? '');
   if (res.status === 500 && /"error":"Internal error"/.test(res.text)) out.push('the gateway answered 500 Internal error');
   if (res.status >= 500 && res.status !== 502 && res.status !== 503 && res.status !== 504) out.push(`status ${res.status}`);
-  for (const s of secrets) if (res.text.includes(s)) out.push('a secret came back in the answer');
-  // The gateway's own refusals are JSON; an upstream's answer passes through with its own type.
-  const own = res.headers['x-tollgate-error'] !== undefined || (res.status >= 400 && !res.headers['mcp-session-id'] && req.method !== 'HEAD');
-  if (own && res.status >= 400 && res.text && !/json|event-stream/.test(ct)) out.push(`a refusal that is not JSON (${ct}): ${res.text.slice(0, 120)}`);
   return out;
+}
+
+/** The gateway's own refusals are JSON; an upstream's answer passes through with its own type. */
+function nonJsonRefusal(req: RawRequest, res: RawResponse): string | undefined {
+  const ct = String(res.headers['content-type'] ?? '');
+  const own = res.headers['x-tollgate-error'] !== undefined || (res.status >= 400 && !res.headers['mcp-session-id'] && req.method !== 'HEAD');
+  if (own && res.status >= 400 && res.text && !/json|event-stream/.test(ct)) return `a refusal that is not JSON (${ct}): ${res.text.slice(0, 120)}`;
+  return undefined;
 }
 
 const MALFORMED_REFUSALS: ReadonlySet<string> = new Set([RpcMsg.unknownShape, RpcMsg.badId, RpcMsg.repeatedId, McpMsg.pathRejected]);

@@ -50,33 +50,34 @@ export class KubeClient {
 
   async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<KubeResult<T>> {
     const payload = o.body === undefined ? undefined : Buffer.from(JSON.stringify(o.body));
+    let res: { status: number; text: string };
+    try {
+      res = await this.#send(method, path, o, payload);
+    } catch (err) {
+      return { ok: false, status: 0, reason: 'Unreachable', message: `cannot reach the Kubernetes API at ${this.server.origin}: ${(err as Error).message}` };
+    }
+    return resultOf<T>(res);
+  }
+
+  /** One request with its serialised body (if any); the answer's status and text, whatever the status. */
+  async #send(method: string, path: string, o: RequestOptions, payload: Buffer | undefined): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload) {
       headers['content-type'] = o.patch ? PATCH_CONTENT_TYPE[o.patch] : 'application/json';
       headers['content-length'] = String(payload.length);
     }
-    let res: { status: number; text: string };
-    try {
-      const req = await this.#open(method, this.#url(path, o.query), headers);
-      res = await new Promise((resolve, reject) => {
-        req.setTimeout(o.timeoutMs ?? 30_000, () => req.destroy(new Error('the request timed out')));
-        req.on('error', reject);
-        req.on('response', (r) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-          r.on('error', reject);
-        });
-        req.end(payload);
+    const req = await this.#open(method, this.#url(path, o.query), headers);
+    return new Promise((resolve, reject) => {
+      req.setTimeout(o.timeoutMs ?? 30_000, () => req.destroy(new Error('the request timed out')));
+      req.on('error', reject);
+      req.on('response', (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        r.on('error', reject);
       });
-    } catch (err) {
-      return { ok: false, status: 0, reason: 'Unreachable', message: `cannot reach the Kubernetes API at ${this.server.origin}: ${(err as Error).message}` };
-    }
-    let body: unknown;
-    try { body = res.text ? JSON.parse(res.text) : undefined; } catch { body = undefined; }
-    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: body as T };
-    const s = (body ?? {}) as { reason?: string; message?: string };
-    return { ok: false, status: res.status, reason: s.reason ?? String(res.status), message: s.message ?? res.text.slice(0, 300) };
+      req.end(payload);
+    });
   }
 
   /**
@@ -140,4 +141,13 @@ export class KubeClient {
     const transport = url.protocol === 'http:' ? http : https;
     return transport.request(url, opts);
   }
+}
+
+/** A 2xx answer's parsed body, or the Status object's reason and message (the raw text when it is not JSON). */
+function resultOf<T>(res: { status: number; text: string }): KubeResult<T> {
+  let body: unknown;
+  try { body = res.text ? JSON.parse(res.text) : undefined; } catch { body = undefined; }
+  if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, body: body as T };
+  const s = (body ?? {}) as { reason?: string; message?: string };
+  return { ok: false, status: res.status, reason: s.reason ?? String(res.status), message: s.message ?? res.text.slice(0, 300) };
 }

@@ -44,29 +44,43 @@ function proxyId(ctx: ReconcileContext, kind: 'McpProxy' | 'LlmProxy', ns: strin
   return { ok: true, id, obj: p };
 }
 
+type McpGrant = Grants['mcpPermissions'][number];
+type Step<T> = { ok: true; value: T } | { ok: false; outcome: Outcome };
+
+/** Resource URIs of one grant as the API's resource ids; `*` or an empty list is passed through unchanged. */
+async function resourceIds(ctx: ReconcileContext, proxy: { id: string; name: string }, resources: string[]): Promise<Step<string[]>> {
+  if (resources.includes('*') || !resources.length) return { ok: true, value: resources };
+  const r = await ctx.api.get<{ resources: Array<{ id: string; uri: string }> }>(`/api/mcp/${encodeURIComponent(proxy.id)}/resources`);
+  if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Listing the resources of the MCP server') };
+  const byUri = new Map(r.body.resources.map((x) => [x.uri, x.id]));
+  const missing = resources.filter((u) => !byUri.has(u));
+  if (missing.length) return { ok: false, outcome: waiting('ResourceMissing', `McpProxy ${proxy.name} serves no resource ${missing.join(', ')}`, {}, 15_000) };
+  return { ok: true, value: resources.map((u) => byUri.get(u)!) };
+}
+
+/** One MCP grant: the proxy must exist with an id, and every named tool must be in its discovered catalog. */
+async function resolveMcpGrant(ctx: ReconcileContext, ns: string, p: ApiKeySpec['mcpPermissions'][number]): Promise<Step<McpGrant>> {
+  const proxy = proxyId(ctx, 'McpProxy', ns, p.proxyRef.name);
+  if (!proxy.ok) return proxy;
+  const catalog = new Set((proxy.obj.status?.tools as string[] | undefined) ?? []);
+  const unknown = p.tools.filter((t) => t !== '*' && !catalog.has(t));
+  if (unknown.length) {
+    return { ok: false, outcome: waiting('ToolNotDiscovered', `McpProxy ${p.proxyRef.name} has no tool ${unknown.join(', ')} in its discovered catalog`, {}, 15_000) };
+  }
+  const resources = await resourceIds(ctx, { id: proxy.id, name: p.proxyRef.name }, p.resources);
+  if (!resources.ok) return resources;
+  return { ok: true, value: { id: proxy.id, tools: p.tools, resources: resources.value } };
+}
+
 /** The spec's references to proxies (by object name, tools, resource URIs) as the API's ids. */
 async function resolveGrants(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>): Promise<Resolved> {
   const ns = obj.metadata.namespace!;
   const spec = obj.spec;
   const out: Grants = { mcpPermissions: [], llmPermissions: [], customTags: [], budgets: [] };
   for (const p of spec.mcpPermissions) {
-    const proxy = proxyId(ctx, 'McpProxy', ns, p.proxyRef.name);
-    if (!proxy.ok) return proxy;
-    const catalog = new Set((proxy.obj.status?.tools as string[] | undefined) ?? []);
-    const unknown = p.tools.filter((t) => t !== '*' && !catalog.has(t));
-    if (unknown.length) {
-      return { ok: false, outcome: waiting('ToolNotDiscovered', `McpProxy ${p.proxyRef.name} has no tool ${unknown.join(', ')} in its discovered catalog`, {}, 15_000) };
-    }
-    let resources = p.resources;
-    if (!resources.includes('*') && resources.length) {
-      const r = await ctx.api.get<{ resources: Array<{ id: string; uri: string }> }>(`/api/mcp/${encodeURIComponent(proxy.id)}/resources`);
-      if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Listing the resources of the MCP server') };
-      const byUri = new Map(r.body.resources.map((x) => [x.uri, x.id]));
-      const missing = resources.filter((u) => !byUri.has(u));
-      if (missing.length) return { ok: false, outcome: waiting('ResourceMissing', `McpProxy ${p.proxyRef.name} serves no resource ${missing.join(', ')}`, {}, 15_000) };
-      resources = resources.map((u) => byUri.get(u)!);
-    }
-    out.mcpPermissions.push({ id: proxy.id, tools: p.tools, resources });
+    const grant = await resolveMcpGrant(ctx, ns, p);
+    if (!grant.ok) return grant;
+    out.mcpPermissions.push(grant.value);
   }
   for (const p of spec.llmPermissions) {
     const proxy = proxyId(ctx, 'LlmProxy', ns, p.proxyRef.name);
@@ -160,14 +174,76 @@ const MINT_EVENT: Record<'create' | 'reissue' | 'rotate', (id: string, secret: s
 };
 
 /** Creates a key and stores its plaintext in the Secret; the key is deleted again if the Secret cannot be written. */
-async function mint(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, secret: SecretObject | undefined, body: Record<string, unknown>, rotation: string | undefined): Promise<{ ok: true; id: string } | { ok: false; outcome: Outcome }> {
-  const created = await ctx.api.post<{ key: { id: string; key: string } }>('/api/keys', body);
+async function mint(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, secret: SecretObject | undefined, req: { body: Record<string, unknown>; rotation: string | undefined }): Promise<{ ok: true; id: string } | { ok: false; outcome: Outcome }> {
+  const created = await ctx.api.post<{ key: { id: string; key: string } }>('/api/keys', req.body);
   if (!created.ok) return { ok: false, outcome: apiFailure(created.error, 'Creating the client key') };
   const { id, key } = created.body.key;
-  const written = await writeKeySecret(ctx.kube, obj, secret, { id, plaintext: key, rotation });
+  const written = await writeKeySecret(ctx.kube, obj, secret, { id, plaintext: key, rotation: req.rotation });
   if (!written) return { ok: true, id };
   await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(id)}`, 'client key');
   return { ok: false, outcome: written };
+}
+
+/** What reconcile knows once the grants are resolved and the Secret is read; shared by the plan's steps. */
+interface KeyWork {
+  obj: KubeObject<ApiKeySpec>;
+  grants: Grants;
+  keyName: string;
+  body: { mcpPermissions: Grants['mcpPermissions']; llmPermissions: Grants['llmPermissions']; customTags: string[] };
+  secret: SecretObject | undefined;
+  rotation: string | undefined;
+}
+
+type Applied = { ok: true; id: string; masked: string; event: Outcome['event'] } | { ok: false; outcome: Outcome };
+
+/** Mints a new key (create, reissue or rotate) or brings the kept key's permissions up to date. */
+async function applyPlan(ctx: ReconcileContext, plan: KeyPlan, w: KeyWork): Promise<Applied> {
+  if (plan.action === 'mint') {
+    const m = await mint(ctx, w.obj, w.secret, { body: { name: w.keyName, ...w.body }, rotation: w.rotation });
+    if (!m.ok) return m;
+    return { ok: true, id: m.id, masked: '', event: MINT_EVENT[plan.why](m.id, secretNameOf(w.obj), plan.replaces?.id) };
+  }
+  const id = plan.current.id;
+  const g = w.grants;
+  if (sameSet(plan.current.tags, buildKeyTags(nameTag(w.keyName), g.mcpPermissions, g.llmPermissions, g.customTags))) {
+    return { ok: true, id, masked: plan.current.key, event: undefined };
+  }
+  const r = await ctx.api.patch(`/api/keys/${encodeURIComponent(id)}`, w.body);
+  if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Updating the client key') };
+  return { ok: true, id, masked: plan.current.key, event: { type: 'Normal', reason: 'Updated', message: 'Updated the permissions of the client key' } };
+}
+
+async function deleteLeftovers(api: ApiClient, leftovers: readonly KeyRecord[]): Promise<Outcome | undefined> {
+  for (const k of leftovers) {
+    const gone = await deleteRemote(api, `/api/keys/${encodeURIComponent(k.id)}`, 'previous client key');
+    if (gone) return gone;
+  }
+  return undefined;
+}
+
+/** Reads the Secret and plans which remote key it should hold; the remote keys are those carrying the UID tag. */
+async function readAndPlan(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, mine: readonly KeyRecord[]): Promise<{ ok: true; plan: KeyPlan; secret: SecretObject | undefined } | { ok: false; outcome: Outcome }> {
+  const s = await readKeySecret(ctx.kube, obj);
+  if (!s.ok) return s;
+  const heldId = s.secret?.data?.[SECRET_KEY] ? s.secret.metadata.annotations?.[KEY_ID_ANNOTATION] : undefined;
+  const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
+  const rotatedFor = s.secret?.metadata.annotations?.[ROTATED_FOR_ANNOTATION] ?? (obj.status ?? {}).rotation;
+  return { ok: true, plan: planKey(mine, heldId, rotation, rotatedFor), secret: s.secret };
+}
+
+/** The key is in place: the per-key budgets follow the spec, then the status reports the key (masked). */
+async function finish(ctx: ReconcileContext, w: Pick<KeyWork, 'obj' | 'grants' | 'rotation'>, applied: Extract<Applied, { ok: true }>): Promise<Outcome> {
+  const { obj, grants: g, rotation } = w;
+  const { id, event } = applied;
+  const status = obj.status ?? {};
+  const previousBudgets = Array.isArray(status.budgetProxyIds) ? (status.budgetProxyIds as string[]) : [];
+  const fields: Record<string, unknown> = {
+    id, secretName: secretNameOf(obj), budgetProxyIds: g.budgets.map((b) => b.proxyId), ...(rotation !== undefined ? { rotation } : {}),
+  };
+  const budgets = await syncBudgets(ctx.api, id, g.budgets, previousBudgets);
+  if (budgets) return { ...budgets, fields: { ...fields, budgetProxyIds: previousBudgets } };
+  const masked = applied.masked || ((await maskedKeyOf(ctx.api, id)) ?? String(status.maskedKey ?? ''));
+  return ok({ ...fields, maskedKey: masked }, 'The client key matches the spec', event);
 }
 
 export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
@@ -175,7 +251,6 @@ export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
   spec: apiKeySpecSchema,
 
   async reconcile(ctx, obj) {
-    const status = obj.status ?? {};
     const grants = await resolveGrants(ctx, obj);
     if (!grants.ok) return grants.outcome;
     const g = grants.value;
@@ -185,41 +260,14 @@ export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
     const listed = await ctx.api.get<{ keys: KeyRecord[] }>('/api/keys');
     if (!listed.ok) return apiFailure(listed.error, 'Listing the client keys');
     const mine = listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid)));
-    const s = await readKeySecret(ctx.kube, obj);
-    if (!s.ok) return s.outcome;
-    const heldId = s.secret?.data?.[SECRET_KEY] ? s.secret.metadata.annotations?.[KEY_ID_ANNOTATION] : undefined;
+    const planned = await readAndPlan(ctx, obj, mine);
+    if (!planned.ok) return planned.outcome;
     const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
-    const rotatedFor = s.secret?.metadata.annotations?.[ROTATED_FOR_ANNOTATION] ?? status.rotation;
-    const plan = planKey(mine, heldId, rotation, rotatedFor);
-    let id: string;
-    let masked = '';
-    let event: Outcome['event'];
-    if (plan.action === 'mint') {
-      const m = await mint(ctx, obj, s.secret, { name: keyName, ...body }, rotation);
-      if (!m.ok) return m.outcome;
-      id = m.id;
-      event = MINT_EVENT[plan.why](id, secretNameOf(obj), plan.replaces?.id);
-    } else {
-      id = plan.current.id;
-      masked = plan.current.key;
-      if (!sameSet(plan.current.tags, buildKeyTags(nameTag(keyName), g.mcpPermissions, g.llmPermissions, g.customTags))) {
-        const r = await ctx.api.patch(`/api/keys/${encodeURIComponent(id)}`, body);
-        if (!r.ok) return apiFailure(r.error, 'Updating the client key');
-        event = { type: 'Normal', reason: 'Updated', message: 'Updated the permissions of the client key' };
-      }
-    }
-    for (const k of plan.leftovers) {
-      const gone = await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(k.id)}`, 'previous client key');
-      if (gone) return gone;
-    }
-    const previousBudgets = Array.isArray(status.budgetProxyIds) ? (status.budgetProxyIds as string[]) : [];
-    const fields: Record<string, unknown> = {
-      id, secretName: secretNameOf(obj), budgetProxyIds: g.budgets.map((b) => b.proxyId), ...(rotation !== undefined ? { rotation } : {}),
-    };
-    const budgets = await syncBudgets(ctx.api, id, g.budgets, previousBudgets);
-    if (budgets) return { ...budgets, fields: { ...fields, budgetProxyIds: previousBudgets } };
-    masked ||= (await maskedKeyOf(ctx.api, id)) ?? String(status.maskedKey ?? '');
-    return ok({ ...fields, maskedKey: masked }, 'The client key matches the spec', event);
+    const applied = await applyPlan(ctx, planned.plan, { obj, grants: g, keyName, body, secret: planned.secret, rotation });
+    if (!applied.ok) return applied.outcome;
+    const gone = await deleteLeftovers(ctx.api, planned.plan.leftovers);
+    if (gone) return gone;
+    return finish(ctx, { obj, grants: g, rotation }, applied);
   },
 
   async cleanup(ctx, obj) {

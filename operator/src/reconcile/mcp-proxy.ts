@@ -60,12 +60,9 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
   async reconcile(ctx, obj) {
     const { spec, metadata } = obj;
     const upstream = spec.upstreamAuth ?? { type: 'none' as const };
-    let token: McpDesired['token'];
-    if (upstream.type === 'bearer') {
-      const s = await ctx.readSecret(upstream.tokenSecretRef!, 'upstreamAuth.tokenSecretRef');
-      if (!s.ok) return s.outcome;
-      token = s;
-    }
+    const read = await upstreamToken(ctx, upstream);
+    if (!read.ok) return read.outcome;
+    const { token } = read;
     const desired: McpDesired = {
       name: remoteProxyName(spec.displayName ?? metadata.name, metadata.uid), url: spec.url, authType: upstream.type, auth: desiredAuth(spec.auth), token,
     };
@@ -77,19 +74,14 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
     if (!synced.ok) return synced.outcome;
     const { remote } = synced;
     const signature = discoverySignature(desired);
-    const fields: Record<string, unknown> = {
-      id: remote.id, proxyHost: remote.proxyHost, tools: toolNames(remote.tools), secretVersion: token?.version ?? '',
-      discoveredFor: synced.created ? '' : obj.status?.discoveredFor ?? '',
-    };
+    const fields = statusFields(remote, token, synced.created ? undefined : obj.status);
 
     const resources = await syncResources(ctx.api, remote.id, spec.resources);
     if (resources) return { ...resources, fields };
 
-    if (spec.discoverTools && (fields.discoveredFor !== signature || remote.tools.length === 0)) {
-      const d = await ctx.api.post<{ tools: McpRecord['tools'] }>(`${path(remote.id)}/tools`);
-      if (!d.ok) return discoveryFailed(apiFailure(d.error, 'Discovering the tools of the upstream'), fields);
-      fields.tools = toolNames(d.body.tools);
-      fields.discoveredFor = signature;
+    if (spec.discoverTools) {
+      const failed = await rediscover(ctx.api, remote, fields, signature);
+      if (failed) return failed;
     }
     return ok(fields, 'The remote object matches the spec', synced.event);
   },
@@ -102,6 +94,32 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
 
   dependents: (obj, objects) => proxyDependents('McpProxy', obj, objects),
 };
+
+/** Status fields of a synced proxy; `previous` is the status of a remote object that existed before (none when just created). */
+function statusFields(remote: { id: string; proxyHost: unknown; tools: McpRecord['tools'] }, token: McpDesired['token'], previous: Record<string, unknown> | undefined): Record<string, unknown> {
+  return {
+    id: remote.id, proxyHost: remote.proxyHost, tools: toolNames(remote.tools), secretVersion: token?.version ?? '',
+    discoveredFor: previous?.discoveredFor ?? '',
+  };
+}
+
+/** The bearer token for the upstream, read from its Secret; none unless upstreamAuth is `bearer`. */
+async function upstreamToken(ctx: ReconcileContext, upstream: NonNullable<McpProxySpec['upstreamAuth']> | { type: 'none' }): Promise<{ ok: true; token: McpDesired['token'] } | { ok: false; outcome: Outcome }> {
+  if (upstream.type !== 'bearer') return { ok: true, token: undefined };
+  const s = await ctx.readSecret(upstream.tokenSecretRef!, 'upstreamAuth.tokenSecretRef');
+  if (!s.ok) return s;
+  return { ok: true, token: s };
+}
+
+/** Discovers the tools again when the upstream changed since the last discovery or none were found; updates `fields`. */
+async function rediscover(api: ApiClient, remote: { id: string; tools: McpRecord['tools'] }, fields: Record<string, unknown>, signature: string): Promise<Outcome | undefined> {
+  if (fields.discoveredFor === signature && remote.tools.length !== 0) return undefined;
+  const d = await api.post<{ tools: McpRecord['tools'] }>(`${path(remote.id)}/tools`);
+  if (!d.ok) return discoveryFailed(apiFailure(d.error, 'Discovering the tools of the upstream'), fields);
+  fields.tools = toolNames(d.body.tools);
+  fields.discoveredFor = signature;
+  return undefined;
+}
 
 /** The proxy matches its spec but cannot serve its catalog yet: Synced, not Ready, retried with backoff. */
 function discoveryFailed(o: Outcome, fields: Record<string, unknown>): Outcome {

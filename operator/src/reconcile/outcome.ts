@@ -37,7 +37,7 @@ export function ok(fields: Record<string, unknown>, message = 'The remote object
 }
 
 /** Not synced for `reason`: both conditions say so, with a Warning Event, and the key is queued again as `requeue` says. */
-function notSynced(reason: string, message: string, fields: Record<string, unknown>, ready: 'False' | 'Unknown', requeue: Outcome['requeue']): Outcome {
+function notSynced(reason: string, message: string, fields: Record<string, unknown>, { ready, requeue }: { ready: 'False' | 'Unknown'; requeue: Outcome['requeue'] }): Outcome {
   return {
     fields,
     synced: { status: 'False', reason, message },
@@ -49,17 +49,17 @@ function notSynced(reason: string, message: string, fields: Record<string, unkno
 
 /** Something this object needs is missing or not ready; nothing remote was changed. */
 export function waiting(reason: string, message: string, fields: Record<string, unknown> = {}, ms = 5_000): Outcome {
-  return notSynced(reason, message, fields, 'False', { kind: 'after', ms });
+  return notSynced(reason, message, fields, { ready: 'False', requeue: { kind: 'after', ms } });
 }
 
 /** The spec cannot be applied as it is (refused by the contract or by the API); retried only when it changes, or at the slow pace of the backoff cap. */
 export function invalid(reason: string, message: string, fields: Record<string, unknown> = {}): Outcome {
-  return notSynced(reason, message, fields, 'False', { kind: 'after', ms: 5 * 60_000 });
+  return notSynced(reason, message, fields, { ready: 'False', requeue: { kind: 'after', ms: 5 * 60_000 } });
 }
 
 /** A transient failure (API unreachable, 5xx): retried with backoff. */
 export function failed(reason: string, message: string, fields: Record<string, unknown> = {}): Outcome {
-  return notSynced(reason, message, fields, 'Unknown', { kind: 'backoff' });
+  return notSynced(reason, message, fields, { ready: 'Unknown', requeue: { kind: 'backoff' } });
 }
 
 /**

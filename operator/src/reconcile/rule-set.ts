@@ -48,7 +48,8 @@ function locate(message: string, offsets: Combined['offsets']): { name: string; 
 }
 
 /** Stores the array unless it is already stored; 'gone' when the proxy does not exist remotely. */
-async function putRules(ctx: ReconcileContext, kind: ProxyKind, id: string, combined: Combined, self: string): Promise<Outcome | 'gone' | undefined> {
+async function putRules(ctx: ReconcileContext, proxy: { kind: ProxyKind; id: string }, combined: Combined, self: string): Promise<Outcome | 'gone' | undefined> {
+  const { kind, id } = proxy;
   const path = `/api/${kind}/${encodeURIComponent(id)}/rules`;
   const current = await ctx.api.get<{ rules: unknown[] }>(path);
   if (!current.ok) return current.error.status === 404 ? 'gone' : apiFailure(current.error, 'Reading the rules');
@@ -79,7 +80,7 @@ export const ruleSetReconciler: Reconciler<typeof ruleSetSpecSchema> = {
         ? invalid('InvalidRules', combined.message, { ...fields, proxyId: id })
         : waiting('SiblingInvalid', `RuleSet ${combined.name} for the same ${targetRef.kind} is invalid (${combined.message}); the stored rules are kept until it is fixed`, { ...fields, proxyId: id }, 30_000);
     }
-    const failure = await putRules(ctx, kind, id, combined.value, obj.metadata.name);
+    const failure = await putRules(ctx, { kind, id }, combined.value, obj.metadata.name);
     if (failure === 'gone') return waiting('TargetNotReady', `${targetRef.kind} ${targetRef.name} does not exist remotely (yet)`, fields);
     if (failure) return { ...failure, fields: { ...fields, proxyId: id } };
     return ok({ ...fields, proxyId: id }, `${fields.ruleCount} rules stored on ${targetRef.kind} ${targetRef.name}`);
@@ -96,7 +97,7 @@ export const ruleSetReconciler: Reconciler<typeof ruleSetSpecSchema> = {
     const rest = rulesetsOf(ctx.objects, ns, targetRef).filter((o) => o.metadata.name !== obj.metadata.name);
     const combined = combine(rest, kind);
     if (!combined.ok) return waiting('SiblingInvalid', `RuleSet ${combined.name} is invalid (${combined.message}); the rules are kept until it is fixed`);
-    const failure = await putRules(ctx, kind, id, combined.value, obj.metadata.name);
+    const failure = await putRules(ctx, { kind, id }, combined.value, obj.metadata.name);
     return failure === 'gone' ? undefined : failure;
   },
 

@@ -18,8 +18,12 @@ export async function readWindowSpend(q: Queryable, llmId: string, scope: string
   return Number(rows[0]?.spent_micro_cents ?? 0);
 }
 
+/** Which spend row a reset targets (its primary key in llm_spend_windows). */
+export interface SpendWindowKey { llmId: string; scope: string; windowTag: string }
+
 /** Zeroes a window (POST .../budget/reset) and remembers when, so late-flushed older charges stay out of it. */
-export async function resetWindowSpend(q: Queryable, llmId: string, scope: string, windowTag: string, nowMs: number): Promise<void> {
+export async function resetWindowSpend(q: Queryable, key: SpendWindowKey, nowMs: number): Promise<void> {
+  const { llmId, scope, windowTag } = key;
   await q.query(
     `INSERT INTO llm_spend_windows (llm_id, scope, window_tag, spent_micro_cents, reset_at_ms, updated_at)
      VALUES ($1, $2, $3, 0, $4, $5)

@@ -24,7 +24,7 @@ async function withState(fn: (state: State) => Promise<void>): Promise<void> {
 
 function setup(state: State, durable: Map<string, number> = new Map()) {
   const charges: SpendCharge[] = [];
-  const ledger = new BudgetLedger(state, async (llm, scope, tag) => durable.get(`${llm}|${scope}|${tag}`) ?? 0, silentLogger, (c) => charges.push(c), { rebuildGraceMs: 0 });
+  const ledger = new BudgetLedger(state, async (llm, scope, tag) => durable.get(`${llm}|${scope}|${tag}`) ?? 0, silentLogger, { onCharge: (c) => charges.push(c), rebuildGraceMs: 0 });
   return { ledger, charges };
 }
 
@@ -145,7 +145,7 @@ function durableCopy(start = 0) {
   };
 }
 
-const replica = (state: State, d: ReturnType<typeof durableCopy>) => new BudgetLedger(state, d.read, silentLogger, d.charge, { rebuildGraceMs: 0, rebuildWaitMs: 5000 });
+const replica = (state: State, d: ReturnType<typeof durableCopy>) => new BudgetLedger(state, d.read, silentLogger, { onCharge: d.charge, rebuildGraceMs: 0, rebuildWaitMs: 5000 });
 
 test('charges that land while a lost window is rebuilt are counted once, on this replica and another', () => withState(async (state) => {
   const d = durableCopy(4 * CENT);
@@ -223,7 +223,7 @@ test('with Redis unreachable the durable copy decides; once it answers the outag
 
 test('a hard cap that neither store can read refuses; a track-only one keeps tracking', () => withState(async (inner) => {
   const { state, sw } = switchable(inner);
-  const ledger = new BudgetLedger(state, async () => { throw new DatastoreUnavailable('database'); }, silentLogger, () => undefined, { rebuildGraceMs: 0 });
+  const ledger = new BudgetLedger(state, async () => { throw new DatastoreUnavailable('database'); }, silentLogger, { rebuildGraceMs: 0 });
   sw.down = true;
   await assert.rejects(ledger.admit([proxy(1)], CENT, NOW), DatastoreUnavailable);
   const track = await ledger.admit([proxy(0)], CENT, NOW);

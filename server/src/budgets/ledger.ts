@@ -85,6 +85,11 @@ export interface LedgerTiming {
   rebuildWaitMs?: number;
 }
 
+export interface LedgerOptions extends LedgerTiming {
+  /** Receives every charge for the durable copy (the gateway's batch writer). */
+  onCharge?: (c: SpendCharge) => void;
+}
+
 const RESERVATION_TTL_MS = 15 * 60_000;
 const WINDOW_GRACE_MS = 2 * 86_400_000;
 /** A rebuild lease outlives any sane rebuild; a replica that died holding one delays the next rebuild this long. */
@@ -114,18 +119,18 @@ export class BudgetLedger {
   private readonly resyncing = new Map<string, Promise<void>>();
   private readonly graceMs: number;
   private readonly waitMs: number;
+  private readonly onCharge: (c: SpendCharge) => void;
   private outage = false;
 
   constructor(
     private readonly state: State,
     private readonly durable: DurableSpendReader,
     private readonly log: Logger,
-    /** Receives every charge for the durable copy (the gateway's batch writer). */
-    private readonly onCharge: (c: SpendCharge) => void = () => undefined,
-    timing: LedgerTiming = {},
+    opts: LedgerOptions = {},
   ) {
-    this.graceMs = timing.rebuildGraceMs ?? 500;
-    this.waitMs = timing.rebuildWaitMs ?? 3000;
+    this.onCharge = opts.onCharge ?? (() => undefined);
+    this.graceMs = opts.rebuildGraceMs ?? 500;
+    this.waitMs = opts.rebuildWaitMs ?? 3000;
   }
 
   async admit(scopes: readonly ScopeBudget[], estimateMicro: number, nowMs: number): Promise<Admission> {

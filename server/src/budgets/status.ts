@@ -36,6 +36,6 @@ export async function resetSpendWindow(s: Services, llmId: string, scope: string
   const nowMs = s.clock.nowMs();
   const ledger = apiLedger(s);
   const { window } = await ledger.windowSpent({ llmId, scope, budget }, nowMs);
-  await resetWindowSpend(s.db, llmId, scope, window.tag, nowMs);
+  await resetWindowSpend(s.db, { llmId, scope, windowTag: window.tag }, nowMs);
   await ledger.reset({ llmId, scope, budget }, nowMs);
 }

@@ -19,40 +19,44 @@ export type Runtime = 'compiled' | 'sources';
 export async function main(argv: string[], runtime: Runtime = 'sources'): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
-    switch (cmd) {
-      case 'version':
-        return await version(runtime);
-      case 'serve':
-        return await serve(rest);
-      case 'admin': {
-        const { runAdmin } = await import('./admin.ts');
-        return await runAdmin(rest, loadConfig());
-      }
-      case 'operator': {
-        // A variable specifier: the operator is its own workspace package, loaded (from its sources) only here.
-        const specifier = '@tollgate/operator/load';
-        const { loadOperator } = (await import(specifier)) as { loadOperator(): Promise<{ runOperator(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> }> };
-        return await (await loadOperator()).runOperator(process.env, rest);
-      }
-      case 'gen': {
-        const { runGen } = await import('./gen.ts');
-        return await runGen(rest);
-      }
-      case undefined:
-      case '-h':
-      case '--help':
-        process.stdout.write(USAGE + '\n');
-        return cmd ? 0 : 2;
-      default:
-        process.stderr.write(`tollgate: unknown command "${cmd}"\n${USAGE}\n`);
-        return 2;
-    }
+    return await dispatch(cmd, rest, runtime);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`tollgate: configuration error: ${err.message}\n`);
       return 1;
     }
     throw err;
+  }
+}
+
+async function dispatch(cmd: string | undefined, rest: string[], runtime: Runtime): Promise<number> {
+  switch (cmd) {
+    case 'version':
+      return await version(runtime);
+    case 'serve':
+      return await serve(rest);
+    case 'admin': {
+      const { runAdmin } = await import('./admin.ts');
+      return await runAdmin(rest, loadConfig());
+    }
+    case 'operator': {
+      // A variable specifier: the operator is its own workspace package, loaded (from its sources) only here.
+      const specifier = '@tollgate/operator/load';
+      const { loadOperator } = (await import(specifier)) as { loadOperator(): Promise<{ runOperator(env: NodeJS.ProcessEnv, argv: string[]): Promise<number> }> };
+      return await (await loadOperator()).runOperator(process.env, rest);
+    }
+    case 'gen': {
+      const { runGen } = await import('./gen.ts');
+      return await runGen(rest);
+    }
+    case undefined:
+    case '-h':
+    case '--help':
+      process.stdout.write(USAGE + '\n');
+      return cmd ? 0 : 2;
+    default:
+      process.stderr.write(`tollgate: unknown command "${cmd}"\n${USAGE}\n`);
+      return 2;
   }
 }
 

@@ -126,25 +126,40 @@ function hostList(env: Env, name: string): string[] {
   });
 }
 
+function providerUrls(env: Env): Partial<Record<ProviderId, string>> {
+  const providerBaseUrls: Partial<Record<ProviderId, string>> = {};
+  for (const p of PROVIDER_IDS) {
+    const v = url(env, `TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`, ['http:', 'https:']);
+    if (v) providerBaseUrls[p] = v.replace(/\/+$/, '');
+  }
+  return providerBaseUrls;
+}
+
+function proxyDomainOf(env: Env): string {
+  const proxyDomain = (env.TOLLGATE_PROXY_DOMAIN ?? 'proxy.localhost').trim().toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(proxyDomain)) {
+    throw new ConfigError('TOLLGATE_PROXY_DOMAIN', `"${proxyDomain}" is not a DNS name`);
+  }
+  return proxyDomain;
+}
+
+function dbSchemaOf(env: Env): string | undefined {
+  const dbSchema = env.TOLLGATE_DB_SCHEMA || undefined;
+  if (dbSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(dbSchema)) {
+    throw new ConfigError('TOLLGATE_DB_SCHEMA', 'must be a lower-case SQL identifier');
+  }
+  return dbSchema;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const masterKey = parseMasterKey(env.TOLLGATE_MASTER_KEY);
   if (databaseUrl && !masterKey) {
     throw new ConfigError('TOLLGATE_MASTER_KEY', 'is required when DATABASE_URL is set (openssl rand -base64 32)');
   }
-  const providerBaseUrls: Partial<Record<ProviderId, string>> = {};
-  for (const p of PROVIDER_IDS) {
-    const v = url(env, `TOLLGATE_PROVIDER_BASE_URL_${p.toUpperCase()}`, ['http:', 'https:']);
-    if (v) providerBaseUrls[p] = v.replace(/\/+$/, '');
-  }
-  const proxyDomain = (env.TOLLGATE_PROXY_DOMAIN ?? 'proxy.localhost').trim().toLowerCase();
-  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(proxyDomain)) {
-    throw new ConfigError('TOLLGATE_PROXY_DOMAIN', `"${proxyDomain}" is not a DNS name`);
-  }
-  const dbSchema = env.TOLLGATE_DB_SCHEMA || undefined;
-  if (dbSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(dbSchema)) {
-    throw new ConfigError('TOLLGATE_DB_SCHEMA', 'must be a lower-case SQL identifier');
-  }
+  const providerBaseUrls = providerUrls(env);
+  const proxyDomain = proxyDomainOf(env);
+  const dbSchema = dbSchemaOf(env);
   return {
     host: env.TOLLGATE_HOST || '127.0.0.1',
     apiPort: port(env, 'TOLLGATE_API_PORT', 8080),

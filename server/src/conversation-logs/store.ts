@@ -115,7 +115,9 @@ export async function listLogs(q: Queryable, secrets: SecretBox, llmId: string, 
   return rows.map((r) => entryOf(secrets, r));
 }
 
-export async function getLog(q: Queryable, secrets: SecretBox, llmId: string, id: string, nowMs: number): Promise<ConversationLog | undefined> {
+/** Options follow listLogs' shape so both routes pass the proxy id first and the rest as one object. */
+export async function getLog(q: Queryable, secrets: SecretBox, llmId: string, o: { id: string; nowMs: number }): Promise<ConversationLog | undefined> {
+  const { id, nowMs } = o;
   const rows = await q.query<LogRow>(
     `SELECT ${LIST_COLS}, prompt_enc, completion_enc FROM llm_conversation_logs WHERE llm_id = $1 AND id = $2 AND ts_ms >= $3`,
     [llmId, id, nowMs - LOG_RETENTION_MS]);

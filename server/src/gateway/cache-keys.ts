@@ -10,10 +10,11 @@ export function cacheToolPrefix(proxyId: string, tool: string): string {
 }
 
 /**
+ * toolPrefix is cacheToolPrefix(proxyId, tool), computed by the caller so the key stays four positional parts;
  * identity is the credential id, a hash of the JWT claims, or "shared"; payloadHash a hash of the request payload;
  * rulesDigest a digest of the proxy's rules, so that answers stored under other rules (a redaction added since) are
  * never served: they are simply not found and expire.
  */
-export function cacheKey(proxyId: string, tool: string, rulesDigest: string, identity: string, payloadHash: string): string {
-  return `${cacheToolPrefix(proxyId, tool)}${rulesDigest}:${identity}:${payloadHash}`;
+export function cacheKey(toolPrefix: string, rulesDigest: string, identity: string, payloadHash: string): string {
+  return `${toolPrefix}${rulesDigest}:${identity}:${payloadHash}`;
 }

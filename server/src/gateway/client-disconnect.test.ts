@@ -17,7 +17,7 @@ type Leave = { afterMs: number } | 'on-headers' | 'on-first-chunk';
  * Sends a request with node:http and destroys the connection at the given moment. Resolves with what the client
  * had received by then (status 0: nothing).
  */
-function leavingClient(url: string, method: string, headers: Record<string, string>, body: string | undefined, leave: Leave): Promise<{ status: number; bytes: number }> {
+function leavingClient({ url, method }: { url: string; method: string }, headers: Record<string, string>, body: string | undefined, leave: Leave): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve) => {
     let status = 0;
     let bytes = 0;
@@ -121,7 +121,7 @@ test('LLM: a streaming client that gives up before the provider answers (curl -m
   };
   const before = await llmTotals();
   const ev = await llmOutcomeOf(async () => {
-    const got = await leavingClient(`${llm.base}/v1/chat/completions`, 'POST', llmHeaders(), chat(true), { afterMs: 150 });
+    const got = await leavingClient({ url: `${llm.base}/v1/chat/completions`, method: 'POST' }, llmHeaders(), chat(true), { afterMs: 150 });
     assert.equal(got.status, 0, 'the client left before any answer');
   });
   assert.equal(ev.type, 'allow');
@@ -140,7 +140,7 @@ test('LLM: a client that leaves right after the response headers is charged no o
     return true;
   };
   const ev = await llmOutcomeOf(async () => {
-    const got = await leavingClient(`${llm.base}/v1/chat/completions`, 'POST', llmHeaders(), chat(true), 'on-headers');
+    const got = await leavingClient({ url: `${llm.base}/v1/chat/completions`, method: 'POST' }, llmHeaders(), chat(true), 'on-headers');
     assert.equal(got.status, 200);
   });
   assert.equal(ev.output_tokens, 0);
@@ -151,7 +151,7 @@ test('LLM: a client that leaves mid-stream is charged for the part it received, 
   llm.fake.override = undefined;
   llm.fake.eventDelayMs = 150;
   const ev = await llmOutcomeOf(async () => {
-    const got = await leavingClient(`${llm.base}/v1/chat/completions`, 'POST', llmHeaders(), chat(true), 'on-first-chunk');
+    const got = await leavingClient({ url: `${llm.base}/v1/chat/completions`, method: 'POST' }, llmHeaders(), chat(true), 'on-first-chunk');
     assert.equal(got.status, 200);
     assert.ok(got.bytes > 0, 'the client had part of the stream');
   });
@@ -169,7 +169,7 @@ test('LLM: a client that leaves during a cached answer leaves the gateway servin
   assert.equal(first.status, 200, first.text);
   const sent = cached.fake.received.length;
   for (let i = 0; i < 5; i++) {
-    const got = await leavingClient(`${cached.base}/v1/chat/completions`, 'POST', { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body, i % 2 ? 'on-headers' : { afterMs: 0 });
+    const got = await leavingClient({ url: `${cached.base}/v1/chat/completions`, method: 'POST' }, { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body, i % 2 ? 'on-headers' : { afterMs: 0 });
     assert.ok(got.status === 0 || got.status === 200);
   }
   const again = await rawLlm(`${cached.base}/v1/chat/completions`, JSON.parse(body), { authorization: `Bearer ${key}` });
@@ -202,7 +202,7 @@ async function mcpStillServes(p: ProxyUnderTest, key: string): Promise<void> {
 test('MCP: a client that leaves before the upstream answers (a slow tool, JSON answers) leaves the gateway serving', async () => {
   const h = await session(mcpJson, jsonKey);
   const finished = jsonUp.finished.get('slow') ?? 0;
-  const got = await leavingClient(mcpJson.pathUrl, 'POST', h, call(2, 'slow', { steps: 1, delayMs: 300 }), { afterMs: 100 });
+  const got = await leavingClient({ url: mcpJson.pathUrl, method: 'POST' }, h, call(2, 'slow', { steps: 1, delayMs: 300 }), { afterMs: 100 });
   assert.equal(got.status, 0);
   // The upstream's answer arrives after the client left (the gateway drops it: no outcome event to wait for).
   await eventually(async () => (jsonUp.finished.get('slow') ?? 0) > finished);
@@ -212,9 +212,9 @@ test('MCP: a client that leaves before the upstream answers (a slow tool, JSON a
 test('MCP: clients that leave after the SSE headers and mid-stream leave the gateway serving', async () => {
   const h = await session(mcpSse, sseKey);
   const finished = sseUp.finished.get('slow') ?? 0;
-  const a = await leavingClient(mcpSse.pathUrl, 'POST', h, call(3, 'slow', { steps: 3, delayMs: 100 }), 'on-headers');
+  const a = await leavingClient({ url: mcpSse.pathUrl, method: 'POST' }, h, call(3, 'slow', { steps: 3, delayMs: 100 }), 'on-headers');
   assert.equal(a.status, 200);
-  const b = await leavingClient(mcpSse.pathUrl, 'POST', h, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'slow', arguments: { steps: 4, delayMs: 100 }, _meta: { progressToken: 't' } } }), 'on-first-chunk');
+  const b = await leavingClient({ url: mcpSse.pathUrl, method: 'POST' }, h, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'slow', arguments: { steps: 4, delayMs: 100 }, _meta: { progressToken: 't' } } }), 'on-first-chunk');
   assert.equal(b.status, 200);
   assert.ok(b.bytes > 0);
   // The upstream goes on writing events into both abandoned streams until its tool calls finish.
@@ -227,7 +227,7 @@ test('MCP: clients that leave after the SSE headers and mid-stream leave the gat
 test('MCP: a client that drops its open GET stream leaves the gateway serving', async () => {
   const h = await session(mcpSse, sseKey);
   delete (h as Record<string, string>)['content-type'];
-  const got = await leavingClient(mcpSse.pathUrl, 'GET', { ...h, accept: 'text/event-stream' }, undefined, 'on-headers');
+  const got = await leavingClient({ url: mcpSse.pathUrl, method: 'GET' }, { ...h, accept: 'text/event-stream' }, undefined, 'on-headers');
   assert.equal(got.status, 200);
   await mcpStillServes(mcpSse, sseKey);
 });
@@ -241,7 +241,7 @@ test('MCP: clients that leave during a large cached answer leave the gateway ser
   assert.equal(first.status, 200);
   const ran = jsonUp.calls.get('big');
   for (let i = 0; i < 4; i++) {
-    const got = await leavingClient(p.pathUrl, 'POST', h, call(6 + i, 'big', { kb: 400 }), i % 2 ? 'on-first-chunk' : 'on-headers');
+    const got = await leavingClient({ url: p.pathUrl, method: 'POST' }, h, call(6 + i, 'big', { kb: 400 }), i % 2 ? 'on-first-chunk' : 'on-headers');
     assert.equal(got.status, 200);
   }
   assert.equal(jsonUp.calls.get('big'), ran, 'the cache answered them all');
@@ -270,7 +270,7 @@ test('clients of both kinds that hang up halfway through sending their request b
 });
 
 test('an MCP client without a session that leaves at once costs nothing but its request', async () => {
-  const got = await leavingClient(mcpSse.pathUrl, 'POST', mcpHeaders(sseKey), JSON.stringify(INIT), { afterMs: 0 });
+  const got = await leavingClient({ url: mcpSse.pathUrl, method: 'POST' }, mcpHeaders(sseKey), JSON.stringify(INIT), { afterMs: 0 });
   assert.ok(got.status === 0 || got.status === 200);
   await mcpStillServes(mcpSse, sseKey);
 });

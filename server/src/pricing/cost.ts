@@ -43,18 +43,24 @@ export function normalizeModel(model: string): string {
   return m;
 }
 
-/** Exact name first, then the longest family prefix followed by a separator, then the provider's `*` entry. */
-export function findPrice(models: Record<string, ModelPrice>, model: string): { key: string; price: ModelPrice } | undefined {
-  const m = normalizeModel(model);
-  // Own keys only: a client's model name such as `__proto__` or `constructor` must not find Object.prototype's.
-  const exact = Object.hasOwn(models, m) ? models[m] : undefined;
-  if (exact) return { key: m, price: exact };
+/** The longest key that `m` starts with, followed by a family separator (`-`, `:` or `@`); never `*`. */
+function longestFamilyPrefix(models: Record<string, ModelPrice>, m: string): string | undefined {
   let best: string | undefined;
   for (const key of Object.keys(models)) {
     if (key === '*' || !m.startsWith(key)) continue;
     const next = m.charAt(key.length);
     if ((next === '-' || next === ':' || next === '@') && (!best || key.length > best.length)) best = key;
   }
+  return best;
+}
+
+/** Exact name first, then the longest family prefix followed by a separator, then the provider's `*` entry. */
+export function findPrice(models: Record<string, ModelPrice>, model: string): { key: string; price: ModelPrice } | undefined {
+  const m = normalizeModel(model);
+  // Own keys only: a client's model name such as `__proto__` or `constructor` must not find Object.prototype's.
+  const exact = Object.hasOwn(models, m) ? models[m] : undefined;
+  if (exact) return { key: m, price: exact };
+  const best = longestFamilyPrefix(models, m);
   if (best) return { key: best, price: models[best]! };
   const fallback = models['*'];
   return fallback ? { key: '*', price: fallback } : undefined;
@@ -85,8 +91,12 @@ function lookup(table: PricingTable, provider: ProviderId, model: string): { key
   return found;
 }
 
-export function priceUsage(provider: ProviderId, model: string, u: TokenUsage, atMs: number, tables?: readonly PricingTable[]): Priced {
-  const table = tableAt(atMs, tables);
+export function priceUsage(provider: ProviderId, model: string, u: TokenUsage, atMs: number): Priced {
+  return priceUsageIn(tableAt(atMs), provider, model, u);
+}
+
+/** Prices against one given table (tests pass their own tables through tableAt). */
+export function priceUsageIn(table: PricingTable, provider: ProviderId, model: string, u: TokenUsage): Priced {
   const found = lookup(table, provider, model);
   if (!found) return { costMicroCents: 0, pricingVersion: table.version, priceKey: '' };
   return { costMicroCents: costOf(found.price, u), pricingVersion: table.version, priceKey: found.key };

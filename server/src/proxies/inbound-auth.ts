@@ -29,24 +29,40 @@ export async function checkJwks(jwksJson: string | undefined): Promise<{ ok: tru
   if (!keys.length) return { ok: false, error: 'contains no keys' };
   const out: JwksKeySummary[] = [];
   for (const [i, k] of keys.entries()) {
-    if (!k || typeof k !== 'object') return { ok: false, error: `keys[${i}] is not an object` };
-    const jwk = k as JWK;
-    if (typeof jwk.kty !== 'string' || !ASYMMETRIC.has(jwk.kty)) return { ok: false, error: `keys[${i}]: kty must be RSA, EC or OKP` };
-    if ('d' in jwk) return { ok: false, error: `keys[${i}] is a private key; paste only public keys` };
-    if (jwk.use !== undefined && jwk.use !== 'sig') return { ok: false, error: `keys[${i}]: use must be "sig"` };
-    if (jwk.alg === 'none') return { ok: false, error: `keys[${i}]: alg "none" is not allowed` };
-    // RFC 7517: kid, alg and use are strings; a number would be matched against the token header's string kid never.
-    for (const f of ['kid', 'alg'] as const) {
-      if (jwk[f] !== undefined && typeof jwk[f] !== 'string') return { ok: false, error: `keys[${i}]: ${f} must be a string` };
-    }
-    try {
-      await importJWK(jwk, jwk.alg ?? defaultAlg(jwk));
-    } catch (err) {
-      return { ok: false, error: `keys[${i}] is not a usable key: ${(err as Error).message}` };
-    }
-    out.push({ kid: jwk.kid ?? null, kty: jwk.kty, alg: jwk.alg ?? null, use: jwk.use ?? null });
+    const problem = keyProblem(i, k) ?? await importProblem(i, k as JWK);
+    if (problem) return { ok: false, error: problem };
+    out.push(summaryOf(k as JWK & { kty: string }));
   }
   return { ok: true, keys: out };
+}
+
+function summaryOf(jwk: JWK & { kty: string }): JwksKeySummary {
+  return { kid: jwk.kid ?? null, kty: jwk.kty, alg: jwk.alg ?? null, use: jwk.use ?? null };
+}
+
+/** The structural reason key `i` is refused, checked in the order the messages are documented; undefined if none. */
+function keyProblem(i: number, k: unknown): string | undefined {
+  if (!k || typeof k !== 'object') return `keys[${i}] is not an object`;
+  const jwk = k as JWK;
+  if (typeof jwk.kty !== 'string' || !ASYMMETRIC.has(jwk.kty)) return `keys[${i}]: kty must be RSA, EC or OKP`;
+  if ('d' in jwk) return `keys[${i}] is a private key; paste only public keys`;
+  if (jwk.use !== undefined && jwk.use !== 'sig') return `keys[${i}]: use must be "sig"`;
+  if (jwk.alg === 'none') return `keys[${i}]: alg "none" is not allowed`;
+  // RFC 7517: kid, alg and use are strings; a number would be matched against the token header's string kid never.
+  for (const f of ['kid', 'alg'] as const) {
+    if (jwk[f] !== undefined && typeof jwk[f] !== 'string') return `keys[${i}]: ${f} must be a string`;
+  }
+  return undefined;
+}
+
+/** Whether jose can import the (structurally valid) key; the reason if not. */
+async function importProblem(i: number, jwk: JWK): Promise<string | undefined> {
+  try {
+    await importJWK(jwk, jwk.alg ?? defaultAlg(jwk));
+    return undefined;
+  } catch (err) {
+    return `keys[${i}] is not a usable key: ${(err as Error).message}`;
+  }
 }
 
 function defaultAlg(jwk: JWK): string {

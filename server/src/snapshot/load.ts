@@ -48,8 +48,9 @@ export async function loadSnapshot(q: Queryable, secrets: SecretBox): Promise<Sn
   const budgetsByLlm = groupBy(keyBudgets, (r) => r.llm_id);
   const proxies = new Map<string, ProxyConfig>();
   const byService = new Map<string, string>();
+  const rows: ProxyRows = { mcps, llms, resByMcp, budgetsByLlm };
   for (const s of services) {
-    const p = buildProxy(s, secrets, mcps, llms, resByMcp, budgetsByLlm);
+    const p = buildProxy(s, secrets, rows);
     if (!p) continue;
     proxies.set(p.id, p);
     byService.set(s.service_id, p.id);
@@ -79,34 +80,45 @@ function limitsFrom(tags: string[]): OwnerLimits {
 type McpRow = { name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null };
 type LlmRow = { name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null };
 
-function buildProxy(
-  s: ServiceRow, secrets: SecretBox, mcps: Map<string, McpRow>, llms: Map<string, LlmRow>,
-  resByMcp: Map<string, Array<{ id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>>,
-  budgetsByLlm: Map<string, Array<{ credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>>,
-): ProxyConfig | undefined {
+/** The per-kind rows of one snapshot load, keyed by proxy id (built once per load, shared by every service). */
+interface ProxyRows {
+  mcps: Map<string, McpRow>;
+  llms: Map<string, LlmRow>;
+  resByMcp: Map<string, Array<{ id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>>;
+  budgetsByLlm: Map<string, Array<{ credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>>;
+}
+
+type ProxyBase = Pick<ProxyConfig, 'id' | 'userId' | 'upstreamUrl' | 'auth' | 'rules' | 'limits'>;
+
+function buildProxy(s: ServiceRow, secrets: SecretBox, rows: ProxyRows): ProxyConfig | undefined {
   const base = {
     id: s.proxy_id, userId: s.user_id, upstreamUrl: s.upstream_url, auth: s.plugin_auth ?? DEFAULT_AUTH,
     rules: s.rules ?? [], limits: limitsFrom(s.consumer_tags ?? []),
   };
-  if (s.proxy_kind === 'mcp') {
-    const m = mcps.get(s.proxy_id);
-    if (!m) return undefined;
-    const resources: SyntheticResource[] = (resByMcp.get(s.proxy_id) ?? []).map((r) => ({
-      id: r.id, uri: r.uri, name: r.name, description: r.description, mimeType: r.mime_type, content: r.content,
-    }));
-    return {
-      ...base, kind: 'mcp', name: m.name, pin: m.pin, tools: m.tools ?? [], resources,
-      upstreamToken: m.auth_type === 'bearer' && m.auth_token_enc ? secrets.open(m.auth_token_enc, `mcp:${s.proxy_id}`) : undefined,
-    };
-  }
-  const l = llms.get(s.proxy_id);
+  return s.proxy_kind === 'mcp' ? buildMcp(base, secrets, rows) : buildLlm(base, secrets, rows);
+}
+
+function buildMcp(base: ProxyBase, secrets: SecretBox, rows: ProxyRows): ProxyConfig | undefined {
+  const m = rows.mcps.get(base.id);
+  if (!m) return undefined;
+  const resources: SyntheticResource[] = (rows.resByMcp.get(base.id) ?? []).map((r) => ({
+    id: r.id, uri: r.uri, name: r.name, description: r.description, mimeType: r.mime_type, content: r.content,
+  }));
+  return {
+    ...base, kind: 'mcp', name: m.name, pin: m.pin, tools: m.tools ?? [], resources,
+    upstreamToken: m.auth_type === 'bearer' && m.auth_token_enc ? secrets.open(m.auth_token_enc, `mcp:${base.id}`) : undefined,
+  };
+}
+
+function buildLlm(base: ProxyBase, secrets: SecretBox, rows: ProxyRows): ProxyConfig | undefined {
+  const l = rows.llms.get(base.id);
   if (!l) return undefined;
   const keyBudgets: Record<string, BudgetConfig> = {};
-  for (const b of budgetsByLlm.get(s.proxy_id) ?? []) keyBudgets[b.credential_id] = { period: b.period, capUsd: b.cap_usd, hardBlock: b.hard_block };
+  for (const b of rows.budgetsByLlm.get(base.id) ?? []) keyBudgets[b.credential_id] = { period: b.period, capUsd: b.cap_usd, hardBlock: b.hard_block };
   return {
     ...base, kind: 'llm', name: l.name, pin: l.pin, provider: l.provider, allowedModels: l.allowed_models ?? [],
     logConversations: l.log_conversations, budget: l.budget, keyBudgets,
-    providerKey: l.provider_key_enc ? secrets.open(l.provider_key_enc, `llm:${s.proxy_id}`) : undefined,
+    providerKey: l.provider_key_enc ? secrets.open(l.provider_key_enc, `llm:${base.id}`) : undefined,
   };
 }
 

@@ -71,14 +71,19 @@ export class RedisState implements State {
       if (probe) this.suspendedUntil = 0;
       return r;
     } catch (err) {
-      const msg = String((err as { message?: unknown })?.message ?? '');
-      const timedOut = /Command timed out/i.test(msg);
-      if (probe || timedOut) this.suspendedUntil = timedOut ? Date.now() + SUSPEND_MS : 0;
-      if (!UNREACHABLE.test(msg)) throw err;
-      throw new DatastoreUnavailable('redis', err);
+      throw this.failure(err, probe);
     } finally {
       if (probe) this.probing = false;
     }
+  }
+
+  /** Records a timeout (suspending calls) or a failed probe, and returns what call() throws for `err`. */
+  private failure(err: unknown, probe: boolean): unknown {
+    const msg = String((err as { message?: unknown })?.message ?? '');
+    const timedOut = /Command timed out/i.test(msg);
+    if (probe || timedOut) this.suspendedUntil = timedOut ? Date.now() + SUSPEND_MS : 0;
+    if (!UNREACHABLE.test(msg)) return err;
+    return new DatastoreUnavailable('redis', err);
   }
 
   async ready(): Promise<void> {

@@ -113,24 +113,40 @@ function models(p: ProviderId, r: Received, res: ServerResponse): void {
 }
 
 async function answer(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
+  const p = fake.provider;
+  if (p === 'openai' || p === 'mistral') return answerOpenAiLike(fake, r, res);
+  if (p === 'anthropic') return answerAnthropic(fake, r, res);
+  return answerGemini(fake, r, res);
+}
+
+/** OpenAI and Mistral share the chat-completions shape; only OpenAI serves /responses-style fixtures and stream_options. */
+async function answerOpenAiLike(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
   const stream = r.json?.stream === true;
   const p = fake.provider;
-  if (p === 'openai' || p === 'mistral') {
-    if (r.path.endsWith('/embeddings')) return sendJson(res, 200, embeddings(r));
-    if (r.path.endsWith('/responses')) {
-      if (stream) return streamEvents(res, sseEvents(fixtureText('openai', 'responses-stream.sse')), fake.eventDelayMs);
-      return sendJson(res, 200, fixtureText('openai', 'responses.json'));
-    }
-    if (!stream) return sendJson(res, 200, withModel(fixtureText(p, p === 'openai' ? 'chat-completion.json' : 'chat.json'), r.json?.model));
-    let events = sseEvents(fixtureText(p, p === 'openai' ? 'chat-stream.sse' : 'chat-stream.sse'));
-    const opts = r.json?.stream_options as { include_usage?: boolean } | undefined;
-    if (p === 'openai' && opts?.include_usage !== true) events = events.filter((e) => !e.includes('"usage":{'));
-    return streamEvents(res, events, fake.eventDelayMs);
+  if (r.path.endsWith('/embeddings')) return sendJson(res, 200, embeddings(r));
+  if (r.path.endsWith('/responses')) {
+    if (stream) return streamEvents(res, sseEvents(fixtureText('openai', 'responses-stream.sse')), fake.eventDelayMs);
+    return sendJson(res, 200, fixtureText('openai', 'responses.json'));
   }
-  if (p === 'anthropic') {
-    if (stream) return streamEvents(res, sseEvents(fixtureText('anthropic', 'message-stream.sse')), fake.eventDelayMs);
-    return sendJson(res, 200, withModel(fixtureText('anthropic', 'message.json'), r.json?.model));
-  }
+  if (!stream) return sendJson(res, 200, withModel(fixtureText(p, p === 'openai' ? 'chat-completion.json' : 'chat.json'), r.json?.model));
+  return streamChat(fake, r, res);
+}
+
+/** A streamed chat completion; OpenAI sends the usage chunk only when stream_options.include_usage asks for it. */
+async function streamChat(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
+  const p = fake.provider;
+  let events = sseEvents(fixtureText(p, p === 'openai' ? 'chat-stream.sse' : 'chat-stream.sse'));
+  const opts = r.json?.stream_options as { include_usage?: boolean } | undefined;
+  if (p === 'openai' && opts?.include_usage !== true) events = events.filter((e) => !e.includes('"usage":{'));
+  return streamEvents(res, events, fake.eventDelayMs);
+}
+
+async function answerAnthropic(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
+  if (r.json?.stream === true) return streamEvents(res, sseEvents(fixtureText('anthropic', 'message-stream.sse')), fake.eventDelayMs);
+  return sendJson(res, 200, withModel(fixtureText('anthropic', 'message.json'), r.json?.model));
+}
+
+async function answerGemini(fake: FakeProvider, r: Received, res: ServerResponse): Promise<void> {
   if (r.path.includes(':streamGenerateContent')) {
     if (r.path.includes('alt=sse')) return streamEvents(res, sseEvents(fixtureText('gemini', 'stream.sse')), fake.eventDelayMs);
     return sendJson(res, 200, fixtureText('gemini', 'stream-array.json'));

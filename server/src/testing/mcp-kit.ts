@@ -27,7 +27,9 @@ export async function createProxy(t: TestApp, user: TestUser, upstreamUrl: strin
   return { id, user, pathUrl: `${t.gateway}/${id}/`, hostUrl: `http://${id}.${t.config.proxyDomain}:${port}/` };
 }
 
-export async function createKey(t: TestApp, p: ProxyUnderTest, tools: string[] = ['*'], resources: string[] = [], name = `k${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+export async function createKey(t: TestApp, p: ProxyUnderTest, tools: string[] = ['*'], resources: string[] = []): Promise<string> {
+  // Random so keys made by one test never collide on the per-user unique name.
+  const name = `k${Math.random().toString(36).slice(2, 8)}`;
   const r = await t.request('POST', '/api/keys', { token: p.user.pat, body: { name, mcpPermissions: [{ id: p.id, tools, resources }] } });
   assert.equal(r.status, 201, r.text);
   return r.body.key.key as string;

@@ -14,7 +14,7 @@ export function fixtureJson(provider: ProviderId, name: string): Json {
 }
 
 /** Feeds an SSE fixture to the adapter's stream reader in chunks of `chunkSize` bytes (1 = byte by byte). */
-export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, chunkSize = 7, text = true) {
+export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, { chunkSize = 7, text = true }: { chunkSize?: number; text?: boolean } = {}) {
   const reader = adapter.streamReader(ep, { text });
   const parser = new SseParser((e, d) => reader.onEvent(e, d), 1 << 20);
   const bytes = Buffer.from(wire);

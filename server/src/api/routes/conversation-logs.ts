@@ -33,7 +33,7 @@ function entryView(e: LogEntry) {
 
 async function list(s: Services, ctx: AuthedContext) {
   const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
-  const limit = intParam(ctx.query, 'limit', 50, 1, 500);
+  const limit = intParam(ctx.query, 'limit', { dflt: 50, min: 1, max: 500 });
   const before = ctx.query.get('before') || undefined;
   if (before !== undefined && !isUuid(before)) throw new HttpError(400, 'before: must be a log id');
   const logs = await listLogs(s.db, s.secrets, llm.id, { limit, before, nowMs: s.clock.nowMs() });
@@ -43,7 +43,7 @@ async function list(s: Services, ctx: AuthedContext) {
 async function one(s: Services, ctx: AuthedContext) {
   const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
   const id = ctx.params.logId!;
-  const log = isUuid(id) ? await getLog(s.db, s.secrets, llm.id, id, s.clock.nowMs()) : undefined;
+  const log = isUuid(id) ? await getLog(s.db, s.secrets, llm.id, { id, nowMs: s.clock.nowMs() }) : undefined;
   if (!log) throw new HttpError(404, LOG_NOT_FOUND);
   return { ...entryView(log), prompt: log.prompt, completion: log.completion };
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import { sha256Hex } from '../../crypto/tokens.ts';
 import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
-import { cacheKey } from '../../gateway/cache-keys.ts';
+import { cacheKey, cacheToolPrefix } from '../../gateway/cache-keys.ts';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
 
@@ -326,12 +326,12 @@ describe('DELETE /api/llm/:id', () => {
     const k1 = await insertKey(u, ['name:k1', `llm:${p.id}:model:*`, `llm:${keep.id}:model:gpt`, 'custom']);
     await t.app.services.db.query('INSERT INTO key_budgets (llm_id, credential_id, period, cap_usd, hard_block, created_at) VALUES ($1,$2,$3,$4,$5,$6)', [p.id, k1, 'daily', 1, true, 1]);
     const state = t.app.services.state;
-    await state.set(cacheKey(p.id, '*', 'r0', 'shared', 'h1'), 'cached', 60_000);
-    await state.set(cacheKey(keep.id, '*', 'r0', 'shared', 'h1'), 'cached', 60_000);
+    await state.set(cacheKey(cacheToolPrefix(p.id, '*'), 'r0', 'shared', 'h1'), 'cached', 60_000);
+    await state.set(cacheKey(cacheToolPrefix(keep.id, '*'), 'r0', 'shared', 'h1'), 'cached', 60_000);
     const r = await t.request('DELETE', `/api/llm/${p.id}`, { token: u.pat });
     assert.deepEqual([r.status, r.body], [200, { deleted: true }]);
-    assert.equal(await state.get(cacheKey(p.id, '*', 'r0', 'shared', 'h1')), undefined, 'the static cache of the proxy is dropped');
-    assert.equal(await state.get(cacheKey(keep.id, '*', 'r0', 'shared', 'h1')), 'cached');
+    assert.equal(await state.get(cacheKey(cacheToolPrefix(p.id, '*'), 'r0', 'shared', 'h1')), undefined, 'the static cache of the proxy is dropped');
+    assert.equal(await state.get(cacheKey(cacheToolPrefix(keep.id, '*'), 'r0', 'shared', 'h1')), 'cached');
     const [row] = await t.app.services.db.query<{ tags: string[] }>('SELECT tags FROM credentials WHERE id = $1', [k1]);
     assert.deepEqual(row!.tags, ['name:k1', `llm:${keep.id}:model:gpt`, 'custom']);
     const db = t.app.services.db;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
-import { cacheKey } from '../../gateway/cache-keys.ts';
+import { cacheKey, cacheToolPrefix } from '../../gateway/cache-keys.ts';
 import { sha256Hex } from '../../crypto/tokens.ts';
 import type { Lookup } from '../../net/upstream-guard.ts';
 
@@ -352,8 +352,8 @@ describe('DELETE /api/mcp/:id', () => {
     const key = await insertKey(u, ['name:k1', 'private:permissions:mcp', `mcp:${s.id}:tool:*`, `mcp:${s.id}:resource:${res.body.id}`,
       `mcp:${s.id}:tool:echo`, `mcp:${other.id}:tool:*`]);
     const state = t.app.services.state;
-    await state.set(cacheKey(s.id, 'echo', 'r0', 'shared', 'h1'), 'cached');
-    await state.set(cacheKey(other.id, 'echo', 'r0', 'shared', 'h1'), 'cached');
+    await state.set(cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'shared', 'h1'), 'cached');
+    await state.set(cacheKey(cacheToolPrefix(other.id, 'echo'), 'r0', 'shared', 'h1'), 'cached');
 
     const r = await t.request('DELETE', `/api/mcp/${s.id}`, { token: u.pat });
     assert.deepEqual([r.status, r.body], [200, { deleted: true }]);
@@ -367,8 +367,8 @@ describe('DELETE /api/mcp/:id', () => {
     assert.equal(snap.proxies.has(s.id), false);
     assert.equal(snap.hosts.has(s.proxyHost), false);
     assert.equal(snap.paths.has(`/${s.id}`), false);
-    assert.equal(await state.get(cacheKey(s.id, 'echo', 'r0', 'shared', 'h1')), undefined);
-    assert.equal(await state.get(cacheKey(other.id, 'echo', 'r0', 'shared', 'h1')), 'cached');
+    assert.equal(await state.get(cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'shared', 'h1')), undefined);
+    assert.equal(await state.get(cacheKey(cacheToolPrefix(other.id, 'echo'), 'r0', 'shared', 'h1')), 'cached');
 
     const again = await t.request('DELETE', `/api/mcp/${s.id}`, { token: u.pat });
     assert.deepEqual([again.status, again.body], [404, NOT_FOUND]);
@@ -411,8 +411,8 @@ describe('POST /api/mcp/:id/re-resolve and DELETE /api/mcp/:id/cache', () => {
     const s = await createMcp(u);
     const other = await createMcp(u, { name: 'other' });
     const state = t.app.services.state;
-    const echo = [cacheKey(s.id, 'echo', 'r0', 'cred-1', 'h1'), cacheKey(s.id, 'echo', 'r0', 'cred-2', 'h2'), cacheKey(s.id, 'echo', 'r0', 'shared', 'h3')];
-    const kept = [cacheKey(s.id, 'echo2', 'r0', 'shared', 'h1'), cacheKey(s.id, 'add', 'r0', 'cred-1', 'h1'), cacheKey(other.id, 'echo', 'r0', 'cred-1', 'h1')];
+    const echo = [cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'cred-1', 'h1'), cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'cred-2', 'h2'), cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'shared', 'h3')];
+    const kept = [cacheKey(cacheToolPrefix(s.id, 'echo2'), 'r0', 'shared', 'h1'), cacheKey(cacheToolPrefix(s.id, 'add'), 'r0', 'cred-1', 'h1'), cacheKey(cacheToolPrefix(other.id, 'echo'), 'r0', 'cred-1', 'h1')];
     for (const k of [...echo, ...kept]) await state.set(k, 'v', 60_000);
     const r = await t.request('DELETE', `/api/mcp/${s.id}/cache?tool=echo`, { token: u.pat });
     assert.deepEqual([r.status, r.body], [200, { dropped: 3 }]);
@@ -472,7 +472,7 @@ test('tenant isolation: every MCP route answers 404 to another user and changes 
   const b = await t.createUser();
   const s = await createMcp(a, { authType: 'bearer', authToken: 'a-secret' });
   const res = await t.request('POST', `/api/mcp/${s.id}/resources`, { token: a.pat, body: { uri: 'doc://x', name: 'x', content: 'X' } });
-  await t.app.services.state.set(cacheKey(s.id, 'echo', 'r0', 'shared', 'h'), 'v');
+  await t.app.services.state.set(cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'shared', 'h'), 'v');
   const calls: Array<[string, string, unknown?]> = [
     ['GET', `/api/mcp/${s.id}`],
     ['PATCH', `/api/mcp/${s.id}`, { name: 'stolen' }],
@@ -498,7 +498,7 @@ test('tenant isolation: every MCP route answers 404 to another user and changes 
   const g = await t.request('GET', `/api/mcp/${s.id}`, { token: a.pat });
   assert.equal(g.body.name, s.name);
   assert.equal(g.body.resources.length, 1);
-  assert.equal(await t.app.services.state.get(cacheKey(s.id, 'echo', 'r0', 'shared', 'h')), 'v');
+  assert.equal(await t.app.services.state.get(cacheKey(cacheToolPrefix(s.id, 'echo'), 'r0', 'shared', 'h')), 'v');
   const rr = await t.request('GET', `/api/mcp/${s.id}/resources/${res.body.id}`, { token: a.pat });
   assert.equal(rr.body.content, 'X');
   assert.deepEqual((await t.request('GET', '/api/resources', { token: b.pat })).body, { resources: [] });

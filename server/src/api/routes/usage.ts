@@ -18,7 +18,13 @@ import type { Services } from '../../services.ts';
 const MAX_DAYS = 366;
 const MAX_MONTHS = 60;
 
-export function intParam(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
+/** A query parameter's default and accepted range, kept together so routes declare them once. */
+export interface IntParamRange { dflt: number; min: number; max: number }
+
+const MONTHS_RANGE: IntParamRange = { dflt: 12, min: 1, max: MAX_MONTHS };
+const DAYS_RANGE: IntParamRange = { dflt: 14, min: 1, max: MAX_DAYS };
+
+export function intParam(q: URLSearchParams, name: string, { dflt, min, max }: IntParamRange): number {
   const raw = q.get(name);
   if (raw === null || raw === '') return dflt;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new HttpError(400, `${name}: must be an integer between ${min} and ${max}`);
@@ -82,7 +88,7 @@ async function byKey(q: Queryable, rows: readonly UsageRow[], fromDay: number) {
 
 async function monthly(s: Services, ctx: AuthedContext) {
   const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
-  const months = intParam(ctx.query, 'months', 12, 1, MAX_MONTHS);
+  const months = intParam(ctx.query, 'months', MONTHS_RANGE);
   const nowMs = s.clock.nowMs();
   const rows = await usageRows(s.db, llm.id, firstMonthDayOf(nowMs, months));
   return {
@@ -97,7 +103,7 @@ async function monthly(s: Services, ctx: AuthedContext) {
 async function daily(s: Services, ctx: AuthedContext, credId?: string) {
   const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
   const key = credId !== undefined ? await ownedKey(s.db, ctx.auth.consumerId, llm.id, credId) : undefined;
-  const days = intParam(ctx.query, 'days', 14, 1, MAX_DAYS);
+  const days = intParam(ctx.query, 'days', DAYS_RANGE);
   const nowMs = s.clock.nowMs();
   const rows = await usageRows(s.db, llm.id, firstDayOf(nowMs, days), key?.id);
   const budget = key ? key.budget : llm.budget;

@@ -65,11 +65,9 @@ export class AccountingWriter {
 
   /** Charges to a window not yet in PostgreSQL (a window rebuilt from the durable copy must include them). */
   pendingSpend(llmId: string, scope: string, windowTag: string): number {
-    let sum = 0;
-    for (const c of this.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
-    for (const c of this.inFlight) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
-    for (const e of this.ends) for (const c of e.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
-    for (const e of this.endsInFlight) for (const c of e.charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
+    let sum = windowSum(this.charges, llmId, scope, windowTag) + windowSum(this.inFlight, llmId, scope, windowTag);
+    for (const e of this.ends) sum += windowSum(e.charges, llmId, scope, windowTag);
+    for (const e of this.endsInFlight) sum += windowSum(e.charges, llmId, scope, windowTag);
     return sum;
   }
 
@@ -113,7 +111,7 @@ export class AccountingWriter {
         await insertLogs(q, this.secrets, logs);
       });
     } catch (err) {
-      const left = isDataError(err) ? await this.writeSeparately(checkpoints, usage, charges, logs, ends, err) : { usage, charges, logs, ends };
+      const left = isDataError(err) ? await this.writeSeparately({ checkpoints, usage, charges, logs, ends }, err) : { usage, charges, logs, ends };
       if (left.usage.length || left.charges.length || left.logs.length || left.ends.length) {
         this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length, streams: left.ends.length });
         this.requeue(left.usage, left.charges, left.logs, left.ends);
@@ -157,7 +155,7 @@ export class AccountingWriter {
    * the refused ones are dropped, so one bad record can never stop accounting for everyone. Returns what is still
    * unwritten when the database itself failed on the way (those are retried).
    */
-  private async writeSeparately(checkpoints: CheckpointRow[], usage: UsageIncrement[], charges: SpendCharge[], logs: ConversationLog[], ends: StreamEnd[], cause: unknown) {
+  private async writeSeparately({ checkpoints, usage, charges, logs, ends }: Batch, cause: unknown) {
     // Records of live streams first: an end in this batch must find (and delete) its record.
     await writeOneByOne(checkpoints, (x) => this.db.tx((q) => upsertCheckpoints(q, [x])));
     const u = await writeOneByOne(usage, (x) => this.db.tx((q) => upsertUsage(q, [x])));
@@ -175,4 +173,19 @@ export class AccountingWriter {
     this.timer = undefined;
     await this.flush().catch((err: unknown) => this.log.warn('LLM accounting final flush failed', { err }));
   }
+}
+
+/** One flush's records, taken out of the buffers together. */
+interface Batch {
+  checkpoints: CheckpointRow[];
+  usage: UsageIncrement[];
+  charges: SpendCharge[];
+  logs: ConversationLog[];
+  ends: StreamEnd[];
+}
+
+function windowSum(charges: readonly SpendCharge[], llmId: string, scope: string, windowTag: string): number {
+  let sum = 0;
+  for (const c of charges) if (c.llmId === llmId && c.scope === scope && c.windowTag === windowTag) sum += c.microCents;
+  return sum;
 }

@@ -125,11 +125,19 @@ function allowDetails(o: Outcome): Record<string, unknown> {
   };
 }
 
+/** The request a streamed answer belongs to (the handler passes its forwarding state as is). */
+export interface LiveSource {
+  x: Exchange;
+  call: LlmCall;
+  hold: BudgetHold | undefined;
+  startMs: number;
+}
+
 /**
  * How far a streamed answer has got, for its checkpoint record: what was delivered so far, priced with the table in
  * force when the request started, with everything its outcome event and budget charges need.
  */
-export function liveRecord(x: Exchange, call: LlmCall, meter: ResponseMeter, hold: BudgetHold | undefined, status: number, startMs: number): () => StreamRecord {
+export function liveRecord({ x, call, hold, startMs }: LiveSource, meter: ResponseMeter, status: number): () => StreamRecord {
   const proxy = x.proxy as LlmProxyConfig;
   const model = call.model ?? '';
   const base = {
@@ -155,24 +163,21 @@ export interface AccountTarget {
 }
 
 export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: Completed): Promise<void> {
-  const { x, call, hold } = t;
+  const { x } = t;
   // No record of the stream is taken from here on; if one was, the end below deletes it in the same transaction.
   const checkpointed = t.live?.end() ?? false;
-  const o = outcomeOf(x, call, c);
+  const o = outcomeOf(x, t.call, c);
   const charges: SpendCharge[] = [];
   const durable = checkpointed ? (ch: SpendCharge) => { charges.push(ch); } : undefined;
   try {
-    await Promise.all([hold ? d.ledger.settle(hold, o.cost, x.s.clock.nowMs(), durable) : undefined, runSettlers(call, o.usage.inputTokens + o.usage.outputTokens)]);
+    await Promise.all([t.hold ? d.ledger.settle(t.hold, o.cost, x.s.clock.nowMs(), durable) : undefined, runSettlers(t.call, o.usage.inputTokens + o.usage.outputTokens)]);
   } catch (err) {
     x.s.log.warn('LLM budget or token-rate reconciliation failed', { err, proxy: o.proxy.id });
   }
   const usage = usageRow(o);
   recordConversation(d, o);
-  if (o.text) for (const h of t.completionHooks) h.onCompletion?.(x, o.text);
-  // An upstream that broke off, went silent or answered 200 with a body that is not JSON fails the request: its one
-  // outcome event is an error, still carrying what was charged.
-  const fault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken' ? c.aborted : c.metered?.malformed ? 'upstream_invalid_response' : undefined;
-  const event: EventSpec = fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) };
+  runCompletionHooks(t, o.text);
+  const event = outcomeEvent(o, c);
   if (!checkpointed || !t.live) {
     if (usage) d.writer.addUsage(usage);
     emitFor(x, event);
@@ -180,4 +185,18 @@ export async function accountCompleted(d: AccountingDeps, t: AccountTarget, c: C
   }
   x.s.metrics?.event('llm', event.type, event.details?.reason);
   d.writer.addStreamEnd({ checkpointId: t.live.id, usage, charges, event: auditEventFor(x, event) });
+}
+
+/** Rules that read the generated text (response-phase prompt_guard), when there is any. */
+function runCompletionHooks(t: AccountTarget, text: string | undefined): void {
+  if (text) for (const h of t.completionHooks) h.onCompletion?.(t.x, text);
+}
+
+/**
+ * An upstream that broke off, went silent or answered 200 with a body that is not JSON fails the request: its one
+ * outcome event is an error, still carrying what was charged.
+ */
+function outcomeEvent(o: Outcome, c: Completed): EventSpec {
+  const fault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken' ? c.aborted : c.metered?.malformed ? 'upstream_invalid_response' : undefined;
+  return fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) };
 }

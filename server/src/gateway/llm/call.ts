@@ -3,6 +3,7 @@
 // model_route). The body is re-serialised only if a rule changed it, so an untouched request is forwarded byte for
 // byte.
 import type { Endpoint, JsonObject, ProviderAdapter, TextVisitor } from './providers/index.ts';
+import { isObject, parseJson } from './providers/json.ts';
 import { routeLabel, type Route } from './routes.ts';
 
 /** Output tokens reserved for a request that does not say how many it may generate. */
@@ -34,20 +35,28 @@ export class LlmCall {
   /** The metered endpoint (route `call`), else undefined. */
   readonly endpoint: Endpoint | undefined;
 
+  /** Query string to forward (the client key already removed), with its leading '?', or ''. */
+  readonly search: string;
+  /** The body, when the route is a metered endpoint and the body a JSON object. */
+  readonly json: JsonObject | undefined;
+  /** The endpoint needs a JSON object body and did not get one (answered 400 after authentication). */
+  readonly invalidBody: boolean;
+
+  /** target: where the request goes upstream (handler.ts splitTarget); raw: the request body as received. */
   constructor(
     readonly adapter: ProviderAdapter,
     readonly route: Route,
-    pathname: string,
-    /** Query string to forward (the client key already removed), with its leading '?', or ''. */
-    readonly search: string,
+    target: { pathname: string; search: string },
     private raw: Buffer,
-    readonly json: JsonObject | undefined,
-    /** The endpoint needs a JSON object body and did not get one (answered 400 after authentication). */
-    readonly invalidBody = false,
   ) {
-    this.pathname = pathname;
+    this.pathname = target.pathname;
+    this.search = target.search;
     const endpoint = route.use === 'call' ? route.endpoint : undefined;
     this.endpoint = endpoint;
+    const parsed = endpoint && raw.length ? parseJson(raw.toString('utf8')) : undefined;
+    const json = isObject(parsed) ? parsed : undefined;
+    this.json = json;
+    this.invalidBody = endpoint !== undefined && json === undefined;
     this.requestedModel = requestedModelOf(adapter, route, json);
     this.model = this.requestedModel;
     this.stream = endpoint ? adapter.isStream(endpoint, json) : false;

@@ -27,7 +27,6 @@ import { LiveStreams } from './live-streams.ts';
 import { StreamRecovery } from './stream-recovery.ts';
 import { attachCall } from './exchange.ts';
 import { ResponseMeter } from './meter.ts';
-import { isObject, parseJson } from './providers/json.ts';
 import { buildLlmRuntime, type LlmRuntime } from './runtime.ts';
 import { filteredModelList } from './model-listing.ts';
 import { routeOf, type Route } from './routes.ts';
@@ -55,12 +54,12 @@ export function createLlmGateway(s: Services, store: ConfigStore, budget: BodyBu
     s.state,
     async (llmId, scope, tag) => (await readWindowSpend(s.db, llmId, scope, tag)) + writer.pendingSpend(llmId, scope, tag),
     s.log,
-    (c) => writer.addCharge(c),
+    { onCharge: (c) => writer.addCharge(c) },
   );
-  const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime(s, snap, proxy as LlmProxyConfig, pools));
+  const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime({ s, snapshot: snap, proxy: proxy as LlmProxyConfig }, pools));
   store.onChange((snap) => runtimes.prune(snap));
   const streams = new LiveStreams(s.config.streamCheckpointMs, (rows) => writer.checkpoint(rows));
-  const recovery = new StreamRecovery(s.db, ledger, s.log, s.metrics, s.config.streamOrphanMs);
+  const recovery = new StreamRecovery(s.db, ledger, s, s.config.streamOrphanMs);
   recovery.start();
   const d: Deps = { s, store, runtimes, ledger, writer, streams, budget };
   // Requests still running, so flush() can wait for their accounting (it runs after the client has its answer).
@@ -109,15 +108,7 @@ const NO_QUERY = new URLSearchParams();
 
 /** Parses the request into an LlmCall; the provider-native client key is removed from the forwarded query. */
 function parseCall(rt: LlmRuntime, target: Target, r: Route, raw: Buffer): { call: LlmCall } {
-  const ep = r.use === 'call' ? r.endpoint : undefined;
-  let json;
-  let invalid = false;
-  if (ep) {
-    const parsed = raw.length ? parseJson(raw.toString('utf8')) : undefined;
-    if (isObject(parsed)) json = parsed;
-    else invalid = true;
-  }
-  return { call: new LlmCall(rt.adapter, r, target.pathname, target.search, raw, json, invalid) };
+  return { call: new LlmCall(rt.adapter, r, target, raw) };
 }
 
 /** The client's credential: Bearer first, else the provider's native place (read before `key` leaves the query). */
@@ -163,8 +154,8 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
     emitFor(x, v.event);
     return;
   }
-  const raw = await readBodyOr413(req, res, proxy.limits.llmMaxReqBodyKb * 1024, d.budget, (reason) => emitFor(x, { type: 'deny', details: { reason } }));
-  if (!raw) return;
+  const raw = await readBodyOr413(req, res, proxy.limits.llmMaxReqBodyKb * 1024, d.budget);
+  if (typeof raw === 'string') return emitFor(x, { type: 'deny', details: { reason: raw } });
   const shape = jsonShapeProblem(raw);
   if (shape) {
     sendError(res, 400, `Invalid JSON body: ${shape}`);
@@ -230,15 +221,22 @@ interface Forwarding {
 
 /** Calls the provider and streams its answer to the client; accounting runs after the client has it. */
 async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
-  const { x, res, call } = f;
+  const up = await sendUpstream(d, rt, f);
+  if (!up) return;
+  if (f.call.route.use === 'list_models' && up.statusCode === 200) return answerModelList(d, rt, f, up);
+  await relayAnswer(d, rt, f, up);
+}
+
+/** The provider's response, or undefined once the client has been told why there is none. */
+async function sendUpstream(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<UpstreamResponse | undefined> {
+  const { x, call } = f;
   const proxy = x.proxy as LlmProxyConfig;
-  if (!proxy.providerKey) return upstreamFailed(d, f, 502, LlmMsg.noProviderKey, 'no_provider_key');
+  if (!proxy.providerKey) return void await upstreamFailed(d, f, NO_PROVIDER_KEY);
   const target = rt.target;
-  if (!target) return upstreamFailed(d, f, 502, LlmMsg.notPinned, 'upstream_not_pinned');
+  if (!target) return void await upstreamFailed(d, f, NOT_PINNED);
   call.prepareForUpstream();
-  let up: UpstreamResponse;
   try {
-    up = await callUpstream(x, target.dispatcher, {
+    return await callUpstream(x, target.dispatcher, {
       origin: target.origin,
       path: target.basePath + call.pathname + call.search,
       method: (x.req.method ?? 'GET') as Dispatcher.HttpMethod,
@@ -252,16 +250,18 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     // (connect timeout) is unreachable, as any other failure.
     const timeout = timeoutOf(err) === 'headers';
     d.s.log.warn('LLM upstream call failed', { err, proxy: proxy.id });
-    return upstreamFailed(d, f, timeout ? 504 : 502, timeout ? LlmMsg.upstreamTimeout : LlmMsg.upstreamUnreachable, timeout ? 'upstream_timeout' : 'upstream_unreachable');
+    return void await upstreamFailed(d, f, timeout ? UPSTREAM_TIMEOUT : UPSTREAM_UNREACHABLE);
   }
-  if (call.route.use === 'list_models' && up.statusCode === 200) return answerModelList(d, rt, f, up);
+}
+
+/** Relays a provider's answer (not a model listing) to the client, then caches and accounts for it. */
+async function relayAnswer(d: Deps, rt: LlmRuntime, f: Forwarding, up: UpstreamResponse): Promise<void> {
+  const { x, res, call } = f;
   const isSse = /^text\/event-stream/i.test(String(up.headers['content-type'] ?? ''));
-  const meter = call.endpoint
-    ? new ResponseMeter(rt.adapter, call.endpoint, proxy.limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText })
-    : undefined;
+  const meter = meterFor(rt, f, isSse);
   let aborted: Aborted = 'client_gone';
   // A stream's progress is recorded while it runs, so that what was delivered is charged if this process dies.
-  const live = isSse && meter && call.accounted ? d.streams.begin(liveRecord(x, call, meter, f.hold, up.statusCode, f.startMs)) : undefined;
+  const live = isSse && meter && call.accounted ? d.streams.begin(liveRecord(f, meter, up.statusCode)) : undefined;
   if (!res.destroyed) {
     res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers, false), ...f.extraHeaders });
     // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
@@ -269,8 +269,20 @@ async function forward(d: Deps, rt: LlmRuntime, f: Forwarding): Promise<void> {
     aborted = await relay(up, res, meter);
   }
   const metered = meter?.finish(up.statusCode);
-  if (metered?.jsonText !== undefined && up.statusCode === 200 && x.cacheSlot) await storeCached(x, metered.jsonText);
+  const cacheable = jsonToCache(x, metered, up.statusCode);
+  if (cacheable !== undefined) await storeCached(x, cacheable);
   await accountCompleted(d, { x, call, hold: f.hold, completionHooks: rt.completionHooks, live }, { status: up.statusCode, metered, aborted, startMs: f.startMs });
+}
+
+function meterFor(rt: LlmRuntime, f: Forwarding, isSse: boolean): ResponseMeter | undefined {
+  const endpoint = f.call.endpoint;
+  if (!endpoint) return undefined;
+  return new ResponseMeter(rt.adapter, endpoint, (f.x.proxy as LlmProxyConfig).limits.llmMaxRespBodyKb * 1024, { sse: isSse, text: rt.wantsText });
+}
+
+/** The answer's JSON text when the cache rule is to store it. */
+function jsonToCache(x: Exchange, metered: ReturnType<ResponseMeter['finish']> | undefined, status: number): string | undefined {
+  return metered?.jsonText !== undefined && status === 200 && x.cacheSlot ? metered.jsonText : undefined;
 }
 
 /** A model listing answers with the models this caller may use (model-listing.ts); nothing is charged. */
@@ -278,13 +290,26 @@ async function answerModelList(d: Deps, rt: LlmRuntime, f: Forwarding, up: Upstr
   const proxy = f.x.proxy as LlmProxyConfig;
   const listed = await filteredModelList(up, rt.adapter, rt.models.visibleTo(f.x.identity), proxy.limits.llmMaxRespBodyKb * 1024);
   const gone = f.res.destroyed;
-  if (listed === undefined && !gone) return upstreamFailed(d, f, 502, LlmMsg.invalidModelList, 'upstream_invalid_response');
+  if (listed === undefined && !gone) return upstreamFailed(d, f, INVALID_MODEL_LIST);
   if (listed !== undefined) sendJson(f.res, up.statusCode, listed, { ...clientResponseHeaders(up.headers, true), ...f.extraHeaders });
   const done = { x: f.x, call: f.call, hold: f.hold, completionHooks: rt.completionHooks, live: undefined };
   await accountCompleted(d, done, { status: up.statusCode, metered: undefined, aborted: gone ? 'client_gone' : false, startMs: f.startMs });
 }
 
-async function upstreamFailed(d: Deps, f: Forwarding, status: number, message: string, reason: string): Promise<void> {
+interface UpstreamFailure {
+  status: number;
+  message: string;
+  reason: string;
+}
+
+// Shared constants, so that failing a request allocates nothing beyond its answer.
+const NO_PROVIDER_KEY: UpstreamFailure = { status: 502, message: LlmMsg.noProviderKey, reason: 'no_provider_key' };
+const NOT_PINNED: UpstreamFailure = { status: 502, message: LlmMsg.notPinned, reason: 'upstream_not_pinned' };
+const UPSTREAM_TIMEOUT: UpstreamFailure = { status: 504, message: LlmMsg.upstreamTimeout, reason: 'upstream_timeout' };
+const UPSTREAM_UNREACHABLE: UpstreamFailure = { status: 502, message: LlmMsg.upstreamUnreachable, reason: 'upstream_unreachable' };
+const INVALID_MODEL_LIST: UpstreamFailure = { status: 502, message: LlmMsg.invalidModelList, reason: 'upstream_invalid_response' };
+
+async function upstreamFailed(d: Deps, f: Forwarding, { status, message, reason }: UpstreamFailure): Promise<void> {
   await releaseHolds(d, f.call, f.hold).catch(() => undefined);
   sendError(f.res, status, message);
   emitFor(f.x, { type: 'error', details: { reason, status } });

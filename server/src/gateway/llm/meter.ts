@@ -73,6 +73,11 @@ export class ResponseMeter {
       this.sse.end();
       return { ...base, usage: this.reader.usage(), text: this.reader.text(), chars: this.reader.chars(), jsonText: undefined, error: undefined };
     }
+    return this.finishJson(status, base);
+  }
+
+  /** A JSON answer (not over the cap): usage alone when nothing else is wanted, else the parsed body's parts. */
+  private finishJson(status: number, base: { bytes: number; overCap: boolean }): Metered {
     const jsonText = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     if (!this.wantText && status < 400) {
       const inner = lastObjectOf(jsonText, this.adapter.usageKey);

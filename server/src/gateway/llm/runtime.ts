@@ -1,9 +1,8 @@
 // What the LLM data plane builds once per config version and proxy: the generic pipeline with the LLM rule types
 // (prompt_replace, prompt_guard, model_route, rate_limit with tokens_per_minute), the provider adapter, the
 // authorize phase and the upstream target. The request path only runs what is built here.
-import type { LlmProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
-import type { Services } from '../../services.ts';
-import { buildPipeline, type Authorize, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
+import { buildPipeline, type Authorize, type BuildContext, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
 import { RULE_SERVERS } from '../pipeline/rule-servers.ts';
 import { createAuthorize } from './authorize.ts';
 import { ModelPolicy } from './model-policy.ts';
@@ -31,8 +30,10 @@ export interface LlmRuntime {
   wantsText: boolean;
 }
 
-export function buildLlmRuntime(s: Services, snapshot: Snapshot, proxy: LlmProxyConfig, pools: PinnedPool, builders: RuleBuilders<LlmRuleHandler> = RULE_SERVERS.llm): LlmRuntime {
-  const pipeline = buildPipeline<LlmRuleHandler>({ s, snapshot, proxy }, builders);
+/** ctx is what the pipeline is built from, handed on as is. */
+export function buildLlmRuntime(ctx: BuildContext & { proxy: LlmProxyConfig }, pools: PinnedPool, builders: RuleBuilders<LlmRuleHandler> = RULE_SERVERS.llm): LlmRuntime {
+  const { proxy } = ctx;
+  const pipeline = buildPipeline<LlmRuleHandler>(ctx, builders);
   const completionHooks = pipeline.handlers.filter((h) => h.onCompletion);
   const models = new ModelPolicy(proxy);
   return {

@@ -43,7 +43,7 @@ async function setup(t: TestApp) {
     await writer.flush();
     await new Promise((r) => setTimeout(r, 20));
   };
-  const sweeper = (orphanMs = 10) => new StreamRecovery(s.db, ledger, silentLogger, undefined, orphanMs);
+  const sweeper = (orphanMs = 10) => new StreamRecovery(s.db, ledger, { log: silentLogger, metrics: undefined }, orphanMs);
   const close = async () => {
     streams.close();
     await writer.close();

@@ -19,13 +19,19 @@ export class StreamRecovery {
   private lastFailed = false;
   private running: Promise<number> | undefined;
 
+  private readonly log: Logger;
+  private readonly metrics: GatewayMetrics | undefined;
+
+  /** obs: where recoveries are reported (the gateway passes its Services). */
   constructor(
     private readonly db: Db,
     private readonly ledger: BudgetLedger,
-    private readonly log: Logger,
-    private readonly metrics: GatewayMetrics | undefined,
+    obs: { log: Logger; metrics?: GatewayMetrics | undefined },
     private readonly orphanMs: number,
-  ) {}
+  ) {
+    this.log = obs.log;
+    this.metrics = obs.metrics;
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), Math.max(1000, Math.floor(this.orphanMs / 3)));

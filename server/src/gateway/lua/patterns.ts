@@ -117,10 +117,15 @@ function matchBracketClass(ms: MatchState, c: number, p: number, ec: number): bo
       if (matchClass(c, ms.p[p] ?? 0)) return sig;
     } else if (ms.p[p + 1] === 45 && p + 2 < ec) {
       p += 2;
-      if ((ms.p[p - 2] ?? 0) <= c && c <= (ms.p[p] ?? 0)) return sig;
+      if (inRange(ms, p - 2, c)) return sig;
     } else if (ms.p[p] === c) return sig;
   }
   return !sig;
+}
+
+/** Whether c lies in the class range `x-y` whose `x` is at lo. */
+function inRange(ms: MatchState, lo: number, c: number): boolean {
+  return (ms.p[lo] ?? 0) <= c && c <= (ms.p[lo + 2] ?? 0);
 }
 
 function singleMatch(ms: MatchState, s: number, p: number, ep: number): boolean {
@@ -252,13 +257,13 @@ function match(ms: MatchState, s: number | null, p: number): number | null {
     const c = ms.p[p];
     let r: [number | null, number, boolean] | null = null;
     if (c === 40) { // '('
-      s = ms.p[p + 1] === 41 ? startCapture(ms, s, p + 2, CAP_POSITION) : startCapture(ms, s, p + 1, CAP_UNFINISHED);
+      s = openCapture(ms, s, p);
       break;
     } else if (c === 41) { // ')'
       s = endCapture(ms, s, p + 1);
       break;
     } else if (c === 36 && p + 1 === ms.pEnd) { // '$' at the end
-      s = ms.srcEnd === s ? s : null;
+      s = atEnd(ms, s);
       break;
     } else if (c === L_ESC) {
       r = matchEscape(ms, s, p);
@@ -268,6 +273,16 @@ function match(ms: MatchState, s: number | null, p: number): number | null {
   }
   ms.matchdepth++;
   return s;
+}
+
+/** '(' at p: a position capture `()` or the start of a substring capture. */
+function openCapture(ms: MatchState, s: number, p: number): number | null {
+  return ms.p[p + 1] === 41 ? startCapture(ms, s, p + 2, CAP_POSITION) : startCapture(ms, s, p + 1, CAP_UNFINISHED);
+}
+
+/** A final '$' matches only at the end of the subject. */
+function atEnd(ms: MatchState, s: number): number | null {
+  return ms.srcEnd === s ? s : null;
 }
 
 function pushOneCapture(ms: MatchState, i: number, s: number, e: number): void {
@@ -353,15 +368,18 @@ function findAux(budget: Budget, L: LuaState, find: boolean): number {
     }
     ms.reprep();
     const res = match(ms, s1, 0);
-    if (res !== null) {
-      if (!find) return pushCaptures(ms, s1, res);
-      lua.lua_pushinteger(L, s1 + 1);
-      lua.lua_pushinteger(L, res);
-      return pushCaptures(ms, null, 0) + 2;
-    }
+    if (res !== null) return pushFound(ms, find, s1, res);
   } while (s1++ < ms.srcEnd && !anchor);
   lua.lua_pushnil(L);
   return 1;
+}
+
+/** string.find's results are the match's bounds then its captures; string.match's are the captures alone. */
+function pushFound(ms: MatchState, find: boolean, s1: number, res: number): number {
+  if (!find) return pushCaptures(ms, s1, res);
+  lua.lua_pushinteger(ms.L, s1 + 1);
+  lua.lua_pushinteger(ms.L, res);
+  return pushCaptures(ms, null, 0) + 2;
 }
 
 function gmatch(budget: Budget, L: LuaState): number {

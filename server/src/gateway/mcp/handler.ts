@@ -14,10 +14,10 @@ import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
 import { emitFor, newExchange, runAccessPhases, runGate, RuntimeCache, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import { originAllowed, sendRpc } from './http.ts';
-import { isRecord, RpcCode, rpcError, RpcMsg, type RequestInfo } from './jsonrpc.ts';
+import { isRecord, RpcCode, rpcError, RpcMsg } from './jsonrpc.ts';
 import { parseMessages } from './classify.ts';
 import { planMessages, refuseMessages } from './message-policy.ts';
-import { isEventStream, respondJson, respondStream } from './respond.ts';
+import { isEventStream, respondJson, respondStream, type JsonOutcome } from './respond.ts';
 import { buildMcpRuntime, type McpRuntime } from './runtime.ts';
 import { Shaper } from './shape.ts';
 import { closeUnread, jsonShapeProblem, readBodyOr413, type BodyBudget } from '../upstream/body.ts';
@@ -30,7 +30,7 @@ import { McpMsg } from './messages.ts';
 
 export function createMcpGateway(s: Services, store: ConfigStore, budget: BodyBudget): ProxyHandler {
   const agents = new PinnedPool();
-  const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime(s, snap, proxy as McpProxyConfig, agents));
+  const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime({ s, snapshot: snap, proxy: proxy as McpProxyConfig }, agents));
   store.onChange((snap) => {
     runtimes.prune(snap);
     agents.prune((id) => snap.proxies.has(id));
@@ -92,15 +92,15 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   const gate = await runGate(rt.pipeline, x);
   if (gate.kind !== 'continue') {
     closeUnread(req, res);
-    return finishVerdict(x, res, gate, false, []);
+    return finishVerdict(x, res, gate, NO_MESSAGES);
   }
-  const parsed = await readMessages(rt, x, req, res, budget);
+  const parsed = await readMessages(rt, x, res, budget);
   if (!parsed) return;
   const { batch, items } = parsed;
   x.facts = postFacts(rt, parsed);
 
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
-  if (v.kind !== 'continue') return finishVerdict(x, res, v, batch, items);
+  if (v.kind !== 'continue') return finishVerdict(x, res, v, parsed);
 
   // Per-message authorization and the answers the gateway gives itself (message-policy.ts).
   const perms = rt.permissions(x.identity!);
@@ -124,13 +124,16 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
 
 type Messages = NonNullable<ReturnType<typeof parseMessages>>;
 
+/** A request stopped before its messages were read (shared: finishVerdict only reads it). */
+const NO_MESSAGES: Messages = { batch: false, items: [] };
+
 /**
  * The POST's JSON-RPC messages, read within the owner's request cap and the process's body budget and parsed within
  * the parse limits (../upstream/body.ts); undefined once the client has been answered.
  */
-async function readMessages(rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, budget: BodyBudget): Promise<Messages | undefined> {
-  const raw = await readBodyOr413(req, res, rt.proxy.limits.mcpMaxReqBodyKb * 1024, budget, (reason) => emitFor(x, { type: 'deny', details: { reason } }));
-  if (!raw) return undefined;
+async function readMessages(rt: McpRuntime, x: Exchange, res: ServerResponse, budget: BodyBudget): Promise<Messages | undefined> {
+  const raw = await readBodyOr413(x.req, res, rt.proxy.limits.mcpMaxReqBodyKb * 1024, budget);
+  if (typeof raw === 'string') return void emitFor(x, { type: 'deny', details: { reason: raw } });
   const shape = jsonShapeProblem(raw);
   if (shape) return void sendJson(res, 400, rpcError(null, RpcCode.invalidRequest, `Invalid Request: ${shape}`));
   let body: unknown;
@@ -172,11 +175,7 @@ async function answerPost(ctx: Parameters<typeof respondStream>[0], up: Upstream
   }
   if (up.statusCode === 200) {
     const outcome = await respondJson(ctx, up);
-    // Too large and failed answers, and answers a response-phase rule failed, have recorded their error event: one
-    // outcome per request.
-    if (outcome !== 'too_large' && outcome !== 'failed' && hasRequests && !x.outcomeRecorded) {
-      emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}), ...(outcome === 'client_gone' ? { aborted: 'client_gone' } : {}) } });
-    }
+    if (hasRequests) emitJsonAllow(x, outcome, started);
     return;
   }
   if (local.length && up.statusCode === 202) {
@@ -189,8 +188,17 @@ async function answerPost(ctx: Parameters<typeof respondStream>[0], up: Upstream
   return passThrough(x, res, up);
 }
 
+/**
+ * The outcome event of a JSON answer. Too large and failed answers, and answers a response-phase rule failed, have
+ * recorded their error event: one outcome per request.
+ */
+function emitJsonAllow(x: Exchange, outcome: JsonOutcome, started: number): void {
+  if (outcome === 'too_large' || outcome === 'failed' || x.outcomeRecorded) return;
+  emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}), ...(outcome === 'client_gone' ? { aborted: 'client_gone' } : {}) } });
+}
+
 /** Renders a pipeline verdict that stopped the request, and records its event. */
-function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>, batch: boolean, items: RequestInfo[]): void {
+function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { kind: 'continue' }>, { batch, items }: Messages): void {
   emitFor(x, v.event);
   if (v.kind === 'respond') {
     const first = items[0];
@@ -208,7 +216,7 @@ async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime,
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
   if (v.kind !== 'continue') {
     closeUnread(req, res);
-    return finishVerdict(x, res, v, false, []);
+    return finishVerdict(x, res, v, NO_MESSAGES);
   }
   const up = await forwardUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
   if (!up) return;

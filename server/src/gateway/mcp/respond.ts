@@ -58,10 +58,8 @@ export async function respondJson(c: RespondContext, up: UpstreamResponse): Prom
   let read: BodyRead = 'too_large';
   if (!(declared > c.capBytes)) read = await readAnswer(up, c.capBytes, c.x.s.config.mcpUpstreamTimeoutMs);
   else up.destroy();
-  if (c.res.destroyed) return 'client_gone';
-  if (read === 'too_large') return tooLarge(c, headers, Number.isFinite(declared) ? declared : undefined);
-  if (read === 'broken' || read === 'timeout') return upstreamFailed(c, read);
-  const body = read;
+  const body = bodyOrOutcome(c, read, headers, declared);
+  if (typeof body === 'string') return body;
 
   if (!c.shaper.active && !c.local.length) {
     // Not parsed on this path (no rule needs it): a cheap look at its ends catches a truncated or non-JSON body.
@@ -77,6 +75,19 @@ export async function respondJson(c: RespondContext, up: UpstreamResponse): Prom
     raw(c.res, up.statusCode, body.toString('utf8'), headers);
     return 'ok';
   }
+  return shapeAndSend(c, up.statusCode, parsed, headers);
+}
+
+/** The body read, or the outcome once the client has been answered (or has gone). */
+function bodyOrOutcome(c: RespondContext, read: BodyRead, headers: Record<string, string | string[]>, declared: number): Buffer | JsonOutcome {
+  if (c.res.destroyed) return 'client_gone';
+  if (read === 'too_large') return tooLarge(c, headers, Number.isFinite(declared) ? declared : undefined);
+  if (read === 'broken' || read === 'timeout') return upstreamFailed(c, read);
+  return read;
+}
+
+/** Shapes every message of a parsed answer (after the gateway's own answers) and writes the result. */
+async function shapeAndSend(c: RespondContext, status: number, parsed: unknown, headers: Record<string, string | string[]>): Promise<JsonOutcome> {
   const list = Array.isArray(parsed) ? parsed as JsonRpcMessage[] : [parsed as JsonRpcMessage];
   const out: JsonRpcMessage[] = [...c.local];
   for (const m of list) {
@@ -89,7 +100,7 @@ export async function respondJson(c: RespondContext, up: UpstreamResponse): Prom
   }
   const payload = JSON.stringify(Array.isArray(parsed) || c.batch ? out : out[0]);
   if (Buffer.byteLength(payload) > c.capBytes) return tooLarge(c, headers, Buffer.byteLength(payload));
-  sendJson(c.res, up.statusCode, payload, headers);
+  sendJson(c.res, status, payload, headers);
   return 'ok';
 }
 
@@ -120,9 +131,13 @@ async function readAnswer(up: UpstreamResponse, cap: number, timeoutMs: number):
 function looksLikeJson(b: Buffer): boolean {
   let i = 0;
   let j = b.length - 1;
-  while (i <= j && (b[i] === 32 || b[i] === 10 || b[i] === 13 || b[i] === 9)) i++;
-  while (j >= i && (b[j] === 32 || b[j] === 10 || b[j] === 13 || b[j] === 9)) j--;
+  while (i <= j && isBlankByte(b[i])) i++;
+  while (j >= i && isBlankByte(b[j])) j--;
   return i < j && (b[i] === 0x7b || b[i] === 0x5b) && (b[j] === 0x7d || b[j] === 0x5d);
+}
+
+function isBlankByte(c: number | undefined): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 /** The upstream's answer failed after its headers: the client gets the gateway's error, the request one error event. */
@@ -180,7 +195,7 @@ export async function respondStream(c: RespondContext, up: UpstreamResponse): Pr
 async function writeEvent(c: RespondContext, ev: SseEvent, pending: Set<JsonRpcId>): Promise<void> {
   if (ev.oversized) return writeOversized(c, ev, ev.oversized, pending);
   const data = ev.data;
-  if (data === undefined || data === '' || (!c.shaper.active && !overCap(data, c.capBytes))) {
+  if (passesUnparsed(c, data)) {
     await write(c.res, ev.raw!);
     return;
   }
@@ -194,15 +209,28 @@ async function writeEvent(c: RespondContext, ev: SseEvent, pending: Set<JsonRpcI
   const response = msg.method === undefined;
   if (msg.id !== undefined && msg.id !== null && response) pending.delete(msg.id);
   const s = c.shaper.active ? await c.shaper.shape(msg) : { kind: 'keep' } as Shaped;
-  let out: string | undefined;
-  if (s.kind === 'replace') out = JSON.stringify(s.msg);
-  else if (s.kind === 'exit') out = JSON.stringify(rpcError(msg.id, RpcCode.blockedByRule, s.body));
+  let out = shapedData(msg, s);
   const size = out !== undefined ? out : data;
-  if (overCap(size, c.capBytes)) {
-    emitFor(c.x, { type: 'stream_error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024 } });
-    out = JSON.stringify(!response || msg.id === undefined || msg.id === null ? withheldNotice(c, msg.method) : rpcError(msg.id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
-  }
+  if (overCap(size, c.capBytes)) out = overCapData(c, msg, response);
   await write(c.res, out === undefined ? ev.raw! : withData(ev, out));
+}
+
+/** An event without data, or one no rule may change and under the cap, is written as it came. */
+function passesUnparsed(c: RespondContext, data: string | undefined): data is '' | undefined {
+  return data === undefined || data === '' || (!c.shaper.active && !overCap(data, c.capBytes));
+}
+
+/** The new data of a shaped message; undefined when it is kept as it came. */
+function shapedData(msg: JsonRpcMessage, s: Shaped): string | undefined {
+  if (s.kind === 'replace') return JSON.stringify(s.msg);
+  if (s.kind === 'exit') return JSON.stringify(rpcError(msg.id, RpcCode.blockedByRule, s.body));
+  return undefined;
+}
+
+/** What replaces a message over the cap: an error for a response with an id, else a notice. */
+function overCapData(c: RespondContext, msg: JsonRpcMessage, response: boolean): string {
+  emitFor(c.x, { type: 'stream_error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024 } });
+  return JSON.stringify(!response || msg.id === undefined || msg.id === null ? withheldNotice(c, msg.method) : rpcError(msg.id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
 }
 
 /**
@@ -306,22 +334,25 @@ function valueEnd(s: string, i: number): number {
     const e = stringEnd(s, i);
     return e < 0 ? s.length : e + 1;
   }
-  if (s[i] === '{' || s[i] === '[') {
-    let depth = 0;
-    for (let j = i; j < s.length; j++) {
-      const ch = s[j];
-      if (ch === '"') {
-        const e = stringEnd(s, j);
-        if (e < 0) return s.length;
-        j = e;
-      } else if (ch === '{' || ch === '[') depth++;
-      else if ((ch === '}' || ch === ']') && --depth === 0) return j + 1;
-    }
-    return s.length;
-  }
+  if (s[i] === '{' || s[i] === '[') return containerEnd(s, i);
   let j = i;
   while (j < s.length && !',}]\n'.includes(s[j]!)) j++;
   return j;
+}
+
+/** Index just past the object or array starting at i; s.length if it runs out. */
+function containerEnd(s: string, i: number): number {
+  let depth = 0;
+  for (let j = i; j < s.length; j++) {
+    const ch = s[j];
+    if (ch === '"') {
+      const e = stringEnd(s, j);
+      if (e < 0) return s.length;
+      j = e;
+    } else if (ch === '{' || ch === '[') depth++;
+    else if ((ch === '}' || ch === ']') && --depth === 0) return j + 1;
+  }
+  return s.length;
 }
 
 async function write(res: ServerResponse, s: string): Promise<void> {

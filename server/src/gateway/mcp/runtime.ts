@@ -1,8 +1,7 @@
 // Everything the MCP handler needs for one proxy at one config version, built once: the generic pipeline with the
 // MCP rule handlers, the synthetic catalog, the upstream target and agent, and per-credential permissions.
-import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
-import type { Services } from '../../services.ts';
-import { buildPipeline, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
+import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
+import { buildPipeline, type BuildContext, type Pipeline, type RuleBuilders } from '../pipeline/index.ts';
 import { RULE_SERVERS } from '../pipeline/rule-servers.ts';
 import type { Identity } from '../inbound-auth/types.ts';
 import { permissionsFor, type McpPermissions } from './permissions.ts';
@@ -30,8 +29,10 @@ export interface McpRuntime {
   permissions(identity: Identity): McpPermissions;
 }
 
-export function buildMcpRuntime(s: Services, snapshot: Snapshot, proxy: McpProxyConfig, agents: PinnedPool, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
-  const pipeline = buildPipeline({ s, snapshot, proxy }, builders);
+/** ctx is what the pipeline is built from, handed on as is. */
+export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, agents: PinnedPool, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
+  const { proxy } = ctx;
+  const pipeline = buildPipeline(ctx, builders);
   const perms = new Map<string, McpPermissions>();
   return {
     proxy, pipeline,

@@ -8,7 +8,7 @@ import { isRecord, rpcError, type JsonRpcId, type JsonRpcMessage, type RequestIn
 import type { McpPermissions } from './permissions.ts';
 import type { MessageContext } from './rule-hooks.ts';
 import type { McpRuntime } from './runtime.ts';
-import { listEntry, toolEntry } from './synthetic.ts';
+import { listEntry, toolEntry, type SyntheticCatalog } from './synthetic.ts';
 
 export type Shaped =
   | { kind: 'keep' }
@@ -32,17 +32,22 @@ export class Shaper {
 
   /** Whether any message of this exchange may change; when not, bodies and events pass through unparsed. */
   private computeActive(forwarded: readonly RequestInfo[]): boolean {
-    const { rt, perms } = this;
+    const { rt } = this;
     if (this.x.cacheSlot) return true;
-    for (const r of forwarded) {
-      switch (r.method) {
-        case 'initialize': if (rt.synthetic.resources.length || rt.synthetic.tools.size) return true; break;
-        case 'tools/list': if (!perms.allTools || rt.synthetic.tools.size || rt.toolsListRules.length || rt.synthetic.pointers.size) return true; break;
-        case 'resources/list': if (!perms.allResources || rt.synthetic.resources.length) return true; break;
-        case 'resources/templates/list': if (!perms.allResources) return true; break;
-      }
-    }
+    for (const r of forwarded) if (this.builtinMayChange(r.method)) return true;
     return rt.messageRules.some((h) => h.scope.all || forwarded.some((r) => h.scope.has(r.tool)));
+  }
+
+  /** Whether builtin() may change the answer to a request of this method. */
+  private builtinMayChange(method: string | undefined): boolean {
+    const { rt, perms } = this;
+    switch (method) {
+      case 'initialize': return !!(rt.synthetic.resources.length || rt.synthetic.tools.size);
+      case 'tools/list': return !!(!perms.allTools || rt.synthetic.tools.size || rt.toolsListRules.length || rt.synthetic.pointers.size);
+      case 'resources/list': return !!(!perms.allResources || rt.synthetic.resources.length);
+      case 'resources/templates/list': return !perms.allResources;
+      default: return false;
+    }
   }
 
   /** The request a response message answers, if it is one. */
@@ -64,17 +69,19 @@ export class Shaper {
       const o = await h.onMessage!(c, cur);
       if (o.kind === 'keep') continue;
       if (o.kind === 'exit') return o;
-      if (o.kind === 'fail') {
-        if (cur.id === undefined || cur.id === null || cur.method !== undefined) return { kind: 'replace', msg: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: o.message } } };
-        return { kind: 'replace', msg: rpcError(cur.id, o.code, o.message) };
-      }
+      if (o.kind === 'fail') return failed(cur, o);
       cur = o.msg;
       changed = true;
     }
-    if (req?.method === 'tools/call' && this.x.cacheSlot && isRecord(cur.result) && cur.result.isError !== true) {
-      void storeCached(this.x, JSON.stringify(cur.result));
-    }
+    if (req?.method === 'tools/call') this.cacheResult(cur);
     return changed ? { kind: 'replace', msg: cur } : { kind: 'keep' };
+  }
+
+  /** A successful tools/call result is stored when static_cache missed on it. */
+  private cacheResult(msg: JsonRpcMessage): void {
+    if (this.x.cacheSlot && isRecord(msg.result) && msg.result.isError !== true) {
+      void storeCached(this.x, JSON.stringify(msg.result));
+    }
   }
 
   /** The gateway's own changes to responses, by the method of the request answered. Undefined: unchanged. */
@@ -83,27 +90,8 @@ export class Shaper {
     const syn = rt.synthetic;
     const firstPage = !(isRecord(req.msg.params) && req.msg.params.cursor !== undefined);
     switch (req.method) {
-      case 'initialize': {
-        if (!isRecord(msg.result) || (!syn.resources.length && !syn.tools.size)) return undefined;
-        const caps = isRecord(msg.result.capabilities) ? { ...msg.result.capabilities } : {};
-        if (syn.resources.length && !caps.resources) caps.resources = {};
-        if (syn.tools.size && !caps.tools) caps.tools = {};
-        return { ...msg, result: { ...msg.result, capabilities: caps } };
-      }
-      case 'tools/list': {
-        if (!isRecord(msg.result) || !Array.isArray(msg.result.tools)) return undefined;
-        let tools = (msg.result.tools as unknown[]).filter(isRecord).filter((t) => typeof t.name === 'string' && perms.tool(t.name) && !syn.tools.has(t.name));
-        if (firstPage) for (const t of syn.tools.values()) if (perms.tool(t.name)) tools.push(toolEntry(t));
-        if (syn.pointers.size || rt.toolsListRules.length) {
-          tools = tools.map((t) => ({ ...t }));
-          for (const t of tools) {
-            const ptr = syn.pointers.get(t.name as string);
-            if (ptr) t.description = [typeof t.description === 'string' ? t.description : '', ...ptr].filter(Boolean).join('\n\n');
-          }
-          for (const h of rt.toolsListRules) h.onToolsList!(tools);
-        }
-        return { ...msg, result: { ...msg.result, tools } };
-      }
+      case 'initialize': return initializeResult(msg, syn);
+      case 'tools/list': return this.toolsList(msg, firstPage);
       case 'resources/list': return this.resourcesList(msg, perms, firstPage);
       case 'resources/templates/list': {
         if (perms.allResources || !isRecord(msg.result)) return undefined;
@@ -111,6 +99,21 @@ export class Shaper {
       }
       default: return undefined;
     }
+  }
+
+  /** tools/list: only the tools the credential may use, the synthetic ones, resource pointers and rule edits. */
+  private toolsList(msg: JsonRpcMessage, firstPage: boolean): JsonRpcMessage | undefined {
+    const { rt, perms } = this;
+    const syn = rt.synthetic;
+    if (!isRecord(msg.result) || !Array.isArray(msg.result.tools)) return undefined;
+    let tools = (msg.result.tools as unknown[]).filter(isRecord).filter((t) => typeof t.name === 'string' && perms.tool(t.name) && !syn.tools.has(t.name));
+    if (firstPage) for (const t of syn.tools.values()) if (perms.tool(t.name)) tools.push(toolEntry(t));
+    if (syn.pointers.size || rt.toolsListRules.length) {
+      tools = tools.map((t) => ({ ...t }));
+      for (const t of tools) addPointers(t, syn.pointers.get(t.name as string));
+      for (const h of rt.toolsListRules) h.onToolsList!(tools);
+    }
+    return { ...msg, result: { ...msg.result, tools } };
   }
 
   private resourcesList(msg: JsonRpcMessage, perms: McpPermissions, firstPage: boolean): JsonRpcMessage | undefined {
@@ -127,4 +130,24 @@ export class Shaper {
     const merged = [...own, ...upstream.filter((e) => !(isRecord(e) && ownUris.has(e.uri as string)))];
     return { ...msg, result: { ...msg.result, resources: merged } };
   }
+}
+
+/** initialize: the capabilities the synthetic resources and tools need, added to the upstream's. */
+function initializeResult(msg: JsonRpcMessage, syn: SyntheticCatalog): JsonRpcMessage | undefined {
+  if (!isRecord(msg.result) || (!syn.resources.length && !syn.tools.size)) return undefined;
+  const caps = isRecord(msg.result.capabilities) ? { ...msg.result.capabilities } : {};
+  if (syn.resources.length && !caps.resources) caps.resources = {};
+  if (syn.tools.size && !caps.tools) caps.tools = {};
+  return { ...msg, result: { ...msg.result, capabilities: caps } };
+}
+
+/** inject_into_tools: the resource pointers appended to a tool's description. */
+function addPointers(tool: Record<string, unknown>, ptr: string[] | undefined): void {
+  if (ptr) tool.description = [typeof tool.description === 'string' ? tool.description : '', ...ptr].filter(Boolean).join('\n\n');
+}
+
+/** A message rule failed closed: a request's answer becomes a JSON-RPC error, anything else an error notification. */
+function failed(cur: JsonRpcMessage, o: { code: number; message: string }): Shaped {
+  if (cur.id === undefined || cur.id === null || cur.method !== undefined) return { kind: 'replace', msg: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: o.message } } };
+  return { kind: 'replace', msg: rpcError(cur.id, o.code, o.message) };
 }

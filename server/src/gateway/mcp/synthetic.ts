@@ -3,6 +3,7 @@
 // tools' descriptions). Built once per config version. When a URI is defined twice, the first definition wins (API
 // resources first, then rules in array order).
 import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
+import type { McpResourceRule } from '@tollgate/contract';
 import { resourceFromRule, resourcePointer, type ResourceEntry } from '../rules/mcp_resource/handler.ts';
 
 export type SyntheticResource = ResourceEntry;
@@ -33,16 +34,25 @@ export function buildSynthetic(proxy: McpProxyConfig): SyntheticCatalog {
     if (rule.rule_type !== 'mcp_resource' || !rule.enabled) continue;
     const res = resourceFromRule(rule);
     if (!byUri.has(res.uri)) byUri.set(res.uri, res);
-    if (rule.expose_as_tool && rule.tool_name && !tools.has(rule.tool_name)) {
-      tools.set(rule.tool_name, { name: rule.tool_name, description: rule.description || rule.resource_name, resource: res });
-    }
-    for (const t of rule.inject_into_tools) {
-      const list = pointers.get(t) ?? [];
-      list.push(resourcePointer(rule));
-      pointers.set(t, list);
-    }
+    addTool(tools, rule, res);
+    addPointers(pointers, rule);
   }
   return { byUri, resources: [...byUri.values()], tools, pointers };
+}
+
+/** The rule's resource as a tool, unless an earlier rule took the name. */
+function addTool(tools: Map<string, SyntheticTool>, rule: McpResourceRule, res: SyntheticResource): void {
+  if (rule.expose_as_tool && rule.tool_name && !tools.has(rule.tool_name)) {
+    tools.set(rule.tool_name, { name: rule.tool_name, description: rule.description || rule.resource_name, resource: res });
+  }
+}
+
+function addPointers(pointers: Map<string, string[]>, rule: McpResourceRule): void {
+  for (const t of rule.inject_into_tools) {
+    const list = pointers.get(t) ?? [];
+    list.push(resourcePointer(rule));
+    pointers.set(t, list);
+  }
 }
 
 /** The resources/list entry of a synthetic resource. */

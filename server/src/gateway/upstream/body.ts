@@ -95,13 +95,14 @@ function readBody(req: IncomingMessage, res: ServerResponse, max: number, budget
   });
 }
 
+/** Why a body was refused (the reason of the caller's deny event). */
+export type BodyRefused = 'body_too_large' | 'gateway_busy';
+
 /**
- * The body, or undefined once the client has been answered: 413 for a body over `max` bytes, 503 (Retry-After) when
- * the process holds as many body bytes as it may. `onRefused` records the refusal's event.
+ * The body, or why it was refused once the client has been answered: 413 for a body over `max` bytes, 503
+ * (Retry-After) when the process holds as many body bytes as it may. The caller records the refusal's event.
  */
-export async function readBodyOr413(
-  req: IncomingMessage, res: ServerResponse, max: number, budget: BodyBudget, onRefused?: (reason: 'body_too_large' | 'gateway_busy') => void,
-): Promise<Buffer | undefined> {
+export async function readBodyOr413(req: IncomingMessage, res: ServerResponse, max: number, budget: BodyBudget): Promise<Buffer | BodyRefused> {
   try {
     return await readBody(req, res, max, budget);
   } catch (err) {
@@ -109,8 +110,7 @@ export async function readBodyOr413(
     closeUnread(req, res);
     if (err instanceof BodyTooLarge) sendError(res, 413, BODY_TOO_LARGE);
     else sendError(res, 503, GATEWAY_BUSY, { 'retry-after': '1' });
-    onRefused?.(err instanceof BodyTooLarge ? 'body_too_large' : 'gateway_busy');
-    return undefined;
+    return err instanceof BodyTooLarge ? 'body_too_large' : 'gateway_busy';
   }
 }
 
@@ -134,20 +134,17 @@ const COMMA = 0x2c;
  * multipart upload) is not scanned.
  */
 export function jsonShapeProblem(raw: Buffer, maxDepth = MAX_JSON_DEPTH, maxElements = MAX_JSON_ELEMENTS): string | undefined {
-  let start = 0;
-  while (start < raw.length && (raw[start] === 0x20 || raw[start] === 0x0a || raw[start] === 0x0d || raw[start] === 0x09)) start++;
+  const start = firstNonSpace(raw);
   if (raw[start] !== OPEN_BRACE && raw[start] !== OPEN_BRACKET) return undefined;
+  return scanShape(raw, start, maxDepth, maxElements);
+}
+
+function scanShape(raw: Buffer, start: number, maxDepth: number, maxElements: number): string | undefined {
   let depth = 0;
   let elements = 0;
-  let inString = false;
   for (let i = start; i < raw.length; i++) {
     const c = raw[i]!;
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
+    if (c === QUOTE) i = closingQuote(raw, i + 1);
     else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > maxDepth) return `JSON nested deeper than ${maxDepth} levels`;
       if (++elements > maxElements) return `JSON with more than ${maxElements} values`;
@@ -155,4 +152,21 @@ export function jsonShapeProblem(raw: Buffer, maxDepth = MAX_JSON_DEPTH, maxElem
     else if (c === COMMA && ++elements > maxElements) return `JSON with more than ${maxElements} values`;
   }
   return undefined;
+}
+
+/** The index of the first byte that is not JSON whitespace (raw.length if none). */
+function firstNonSpace(raw: Buffer): number {
+  let i = 0;
+  while (i < raw.length && (raw[i] === 0x20 || raw[i] === 0x0a || raw[i] === 0x0d || raw[i] === 0x09)) i++;
+  return i;
+}
+
+/** The index of the quote that ends the string whose content starts at `from` (raw.length if it never ends). */
+function closingQuote(raw: Buffer, from: number): number {
+  for (let i = from; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
+  }
+  return raw.length;
 }

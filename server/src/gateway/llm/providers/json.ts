@@ -55,9 +55,7 @@ export function mapContent(content: Json | undefined, fn: (s: string) => string 
   if (!Array.isArray(content)) return undefined;
   let changed = false;
   for (const part of content) {
-    if (!isObject(part)) continue;
-    const t = part.type;
-    if (typeof part.text !== 'string' || (typeof t === 'string' && !textTypes.includes(t))) continue;
+    if (!isTextPart(part, textTypes)) continue;
     const r = fn(part.text);
     if (r !== undefined && r !== part.text) {
       part.text = r;
@@ -65,6 +63,13 @@ export function mapContent(content: Json | undefined, fn: (s: string) => string 
     }
   }
   return changed ? content : undefined;
+}
+
+/** A part with a string `text` whose `type`, if it has one, is one of textTypes. */
+function isTextPart(part: Json, textTypes: readonly string[]): part is JsonObject & { text: string } {
+  if (!isObject(part) || typeof part.text !== 'string') return false;
+  const t = part.type;
+  return typeof t !== 'string' || textTypes.includes(t);
 }
 
 /** The first defined number among several field names (providers renamed usage fields over time). */

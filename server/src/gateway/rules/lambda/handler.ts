@@ -12,7 +12,7 @@ import { emitFor } from '../../pipeline/run.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, Verdict } from '../../pipeline/types.ts';
 import { isRecord, RpcCode, type JsonRpcMessage } from '../../mcp/jsonrpc.ts';
-import { inScope, type McpRuleHandler, type MessageOutcome } from '../../mcp/rule-hooks.ts';
+import { inScope, type McpRuleHandler, type MessageContext, type MessageOutcome } from '../../mcp/rule-hooks.ts';
 import type { LambdaRule } from '@tollgate/contract';
 import { CREDENTIAL_HEADERS } from '../../upstream/headers.ts';
 
@@ -78,13 +78,15 @@ function access(x: Exchange, rule: LambdaRule, runner: Runner): Verdict {
   };
 }
 
-function response(x: Exchange, rule: LambdaRule, runner: Runner, tool: string | undefined, method: string, msg: JsonRpcMessage): MessageOutcome {
+/** c.method is set: only answers to a request reach a response lambda (buildLambda). */
+function response(c: MessageContext, rule: LambdaRule, runner: Runner, msg: JsonRpcMessage): MessageOutcome {
+  const { x, tool } = c;
   const fail = (error: string): MessageOutcome => {
     failed(x, rule, error, tool);
     return { kind: 'fail', code: RpcCode.lambdaFailed, message: lambdaFailedMessage(rule.name) };
   };
   if (!runner.ok) return fail(`compile: ${runner.error}`);
-  const input: LambdaInput = { phase: 'response', ...baseInput(x, rule, tool, method), response: { status: 200, body: JSON.stringify(msg) } };
+  const input: LambdaInput = { phase: 'response', ...baseInput(x, rule, tool, c.method!), response: { status: 200, body: JSON.stringify(msg) } };
   const o = runner.lambda.run(input, requestBudget(x));
   if (o.kind === 'error') return fail(o.message);
   if (o.kind === 'exit') return { kind: 'exit', status: o.status, body: o.body, headers: o.headers };
@@ -110,7 +112,7 @@ export function buildLambda(entries: RuleEntry<LambdaRule>[], _ctx?: BuildContex
       ...base,
       onMessage(c, msg) {
         if (c.method === undefined || !inScope(h, c)) return { kind: 'keep' };
-        return response(c.x, rule, runner, c.tool, c.method, msg);
+        return response(c, rule, runner, msg);
       },
     };
     return h;

@@ -75,7 +75,7 @@ async function reserve(x: Exchange, rule: RateLimitRule): Promise<Verdict> {
       return { kind: 'continue' };
     }
     await x.s.state.incr(key, -tokens, ttl);
-    return (await maybeBan(x, rule, who, key, ttl)) ?? {
+    return (await maybeBan(x, rule, who, key)) ?? {
       kind: 'deny', status: 429, message: RATE_LIMITED_MESSAGE, headers: { 'retry-after': String(retryAfter) },
       event: { type: 'rate_limited', ruleName: rule.name, details: { match_key: MATCH_KEY, threshold: rule.threshold, timespan: rule.timespan, tokens: before } },
     };
@@ -85,8 +85,10 @@ async function reserve(x: Exchange, rule: RateLimitRule): Promise<Verdict> {
   }
 }
 
-async function maybeBan(x: Exchange, rule: RateLimitRule, who: string, key: string, ttl: number): Promise<Verdict | undefined> {
+/** key: the window's token counter (reserve); its overrun count lives beside it, for as long. */
+async function maybeBan(x: Exchange, rule: RateLimitRule, who: string, key: string): Promise<Verdict | undefined> {
   if (!rule.ban_after_n_exceeded || !rule.ban_timespan) return undefined;
+  const ttl = 2 * rule.timespan * 1000;
   const over = await x.s.state.incr(`${key}:x`, 1, ttl);
   if (over.value < rule.ban_after_n_exceeded) return undefined;
   const banMs = rule.ban_timespan * 1000;

@@ -14,27 +14,30 @@ import type { ResponseReplaceRule } from '@tollgate/contract';
 /** Applies fn to every string in a JSON value; returns the same object when nothing changed. */
 export function mapStrings(v: unknown, fn: (s: string) => string): unknown {
   if (typeof v === 'string') return fn(v);
-  if (Array.isArray(v)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < v.length; i++) {
-      const n = mapStrings(v[i], fn);
-      if (n !== v[i]) (out ??= v.slice())[i] = n;
-    }
-    return out ?? v;
-  }
-  if (v && typeof v === 'object') {
-    // for...in, not Object.entries: this walks every object of every response message. Values come from JSON.parse,
-    // so every enumerable key is an own one.
-    const o = v as Record<string, unknown>;
-    let out: Record<string, unknown> | undefined;
-    for (const k in o) {
-      const val = o[k];
-      const n = mapStrings(val, fn);
-      if (n !== val) (out ??= { ...o })[k] = n;
-    }
-    return out ?? v;
-  }
+  if (Array.isArray(v)) return mapArray(v, fn);
+  if (v && typeof v === 'object') return mapObject(v as Record<string, unknown>, fn);
   return v;
+}
+
+function mapArray(v: unknown[], fn: (s: string) => string): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < v.length; i++) {
+    const n = mapStrings(v[i], fn);
+    if (n !== v[i]) (out ??= v.slice())[i] = n;
+  }
+  return out ?? v;
+}
+
+function mapObject(o: Record<string, unknown>, fn: (s: string) => string): Record<string, unknown> {
+  // for...in, not Object.entries: this walks every object of every response message. Values come from JSON.parse,
+  // so every enumerable key is an own one.
+  let out: Record<string, unknown> | undefined;
+  for (const k in o) {
+    const val = o[k];
+    const n = mapStrings(val, fn);
+    if (n !== val) (out ??= { ...o })[k] = n;
+  }
+  return out ?? o;
 }
 
 /** Redacts a message; returns the new message and the match count. */

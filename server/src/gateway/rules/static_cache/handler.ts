@@ -1,4 +1,4 @@
-// static_cache: answers a repeated request from the shared state store. The key is cacheKey(proxy, tool, rules digest,
+// static_cache: answers a repeated request from the shared state store. The key is cacheKey(cacheToolPrefix(proxy, tool), rules digest,
 // identity, sha256(payload)) from gateway/cache-keys.ts (the API's cache drain deletes by the tool prefix). Identity:
 // per_identity uses the client key's credential id (svc_api_key) or a hash of the JWT claims named in
 // cache_identity_claims (jwt); shared uses one slot for all callers. The kind handler marks a request cacheable by
@@ -6,7 +6,7 @@
 // larger than the owner's response-body cap are not stored. The first applicable static_cache rule wins.
 // A state store outage makes the cache a miss, never an error.
 import { sha256Hex } from '../../../crypto/tokens.ts';
-import { cacheKey } from '../../cache-keys.ts';
+import { cacheKey, cacheToolPrefix } from '../../cache-keys.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
 import { toolScope } from '../../pipeline/scope.ts';
 import type { Exchange, RuleHandler, Verdict } from '../../pipeline/types.ts';
@@ -53,7 +53,7 @@ async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promis
   if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return { kind: 'continue' };
   const identity = cacheIdentity(x, rule);
   if (!identity) return { kind: 'continue' };
-  const key = cacheKey(x.proxy.id, material.tool, rulesDigest(x.proxy.rules), identity, sha256Hex(material.payload));
+  const key = cacheKey(cacheToolPrefix(x.proxy.id, material.tool), rulesDigest(x.proxy.rules), identity, sha256Hex(material.payload));
   let hit: Buffer | undefined;
   try {
     hit = await x.s.state.getBuffer(key);

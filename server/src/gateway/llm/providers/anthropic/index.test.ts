@@ -42,7 +42,7 @@ test('message JSON: input = uncached + cache writes + cache reads; cache reads a
 test('message SSE: input from message_start, final output from message_delta', () => {
   const wire = fixtureText('anthropic', 'message-stream.sse');
   for (const size of [1, 9, wire.length]) {
-    const r = readStream(anthropic, messages, wire, size);
+    const r = readStream(anthropic, messages, wire, { chunkSize: size });
     assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, cacheWriteInputTokens: 0, outputTokens: 15 });
     assert.equal(r.text(), 'Hello! Nice to meet you.');
     assert.equal(r.model(), 'claude-sonnet-4-20250514');
@@ -79,7 +79,7 @@ test('prompt texts: system string or blocks, user/assistant blocks, tool_result 
 });
 
 test('without text collection only message_start and message_delta are parsed', () => {
-  const r = readStream(anthropic, messages, fixtureText('anthropic', 'message-stream.sse'), 5, false);
+  const r = readStream(anthropic, messages, fixtureText('anthropic', 'message-stream.sse'), { chunkSize: 5, text: false });
   assert.deepEqual(r.usage(), { inputTokens: 25 + 1024, cachedInputTokens: 1024, cacheWriteInputTokens: 0, outputTokens: 15 });
   assert.equal(r.text(), '');
   assert.ok(r.chars() > 0);

@@ -82,25 +82,28 @@ class MessagesStreamReader implements StreamReader {
     const e = parseJson(data);
     if (!isObject(e)) return;
     switch (str(e, 'type') ?? event) {
-      case 'message_start': {
-        const msg = obj(e, 'message');
-        this.m = str(msg, 'model') ?? this.m;
-        this.input = messagesUsage(obj(msg, 'usage')) ?? this.input;
-        break;
-      }
-      case 'content_block_delta': {
-        const t = str(obj(e, 'delta'), 'text');
-        if (t && this.wantText) this.parts.push(t);
-        break;
-      }
-      case 'message_delta': {
-        const u = obj(e, 'usage');
-        this.output = count(u, 'output_tokens') ?? this.output;
-        // Newer API versions repeat the input counts here; prefer them when present.
-        if (u && count(u, 'input_tokens') !== undefined) this.input = messagesUsage(u) ?? this.input;
-        break;
-      }
+      case 'message_start': return this.onMessageStart(e);
+      case 'content_block_delta': return this.onContentDelta(e);
+      case 'message_delta': return this.onMessageDelta(e);
     }
+  }
+
+  private onMessageStart(e: JsonObject): void {
+    const msg = obj(e, 'message');
+    this.m = str(msg, 'model') ?? this.m;
+    this.input = messagesUsage(obj(msg, 'usage')) ?? this.input;
+  }
+
+  private onContentDelta(e: JsonObject): void {
+    const t = str(obj(e, 'delta'), 'text');
+    if (t && this.wantText) this.parts.push(t);
+  }
+
+  private onMessageDelta(e: JsonObject): void {
+    const u = obj(e, 'usage');
+    this.output = count(u, 'output_tokens') ?? this.output;
+    // Newer API versions repeat the input counts here; prefer them when present.
+    if (u && count(u, 'input_tokens') !== undefined) this.input = messagesUsage(u) ?? this.input;
   }
 
   usage(): TokenUsage | undefined {

@@ -61,7 +61,7 @@ test('generateContent JSON: prompt includes cached tokens, output includes thoug
 test('streamGenerateContent SSE (CRLF framed): the last usageMetadata wins', () => {
   const wire = fixtureText('gemini', 'stream.sse');
   for (const size of [1, 11, wire.length]) {
-    const r = readStream(gemini, { kind: 'generate' }, wire, size);
+    const r = readStream(gemini, { kind: 'generate' }, wire, { chunkSize: size });
     assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });
     assert.equal(r.text(), 'Once upon a time, a robot learned to paint.');
     assert.equal(r.model(), 'gemini-2.0-flash');
@@ -97,7 +97,7 @@ test('prompt texts: systemInstruction, contents by role (model = assistant), emb
 });
 
 test('without text collection the last usageMetadata is parsed once, at the end', () => {
-  const r = readStream(gemini, { kind: 'generate' }, fixtureText('gemini', 'stream.sse'), 17, false);
+  const r = readStream(gemini, { kind: 'generate' }, fixtureText('gemini', 'stream.sse'), { chunkSize: 17, text: false });
   assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });
   assert.equal(r.text(), '');
   assert.deepEqual(r.usage(), { inputTokens: 9, cachedInputTokens: 0, outputTokens: 14 });

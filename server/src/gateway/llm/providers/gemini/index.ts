@@ -64,18 +64,23 @@ function visitParts(content: Json | undefined, role: TextRole, visit: TextVisito
 }
 
 function visitPrompt(ep: Endpoint, body: JsonObject, visit: TextVisitor): boolean {
+  if (ep.kind === 'embed') return visitEmbedPrompt(body, visit);
   let changed = false;
-  if (ep.kind === 'embed') {
-    if (visitParts(body.content, 'user', visit)) changed = true;
-    for (const r of arr(body, 'requests') ?? []) if (visitParts(obj(r, 'content'), 'user', visit)) changed = true;
-    return changed;
-  }
   if (visitParts(body.systemInstruction ?? body.system_instruction, 'system', visit)) changed = true;
-  for (const c of arr(body, 'contents') ?? []) {
-    const role = str(c, 'role');
-    if (visitParts(c, role === 'model' ? 'assistant' : role === undefined || role === 'user' ? 'user' : 'other', visit)) changed = true;
-  }
+  for (const c of arr(body, 'contents') ?? []) if (visitParts(c, contentRole(str(c, 'role')), visit)) changed = true;
   return changed;
+}
+
+function visitEmbedPrompt(body: JsonObject, visit: TextVisitor): boolean {
+  let changed = false;
+  if (visitParts(body.content, 'user', visit)) changed = true;
+  for (const r of arr(body, 'requests') ?? []) if (visitParts(obj(r, 'content'), 'user', visit)) changed = true;
+  return changed;
+}
+
+/** Gemini's content roles as the rules see them: `model` is the assistant, a missing role the user. */
+function contentRole(role: string | undefined): TextRole {
+  return role === 'model' ? 'assistant' : role === undefined || role === 'user' ? 'user' : 'other';
 }
 
 function candidatesText(resp: Json): string {

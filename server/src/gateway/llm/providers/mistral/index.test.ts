@@ -30,7 +30,7 @@ test('chat JSON usage and text', () => {
 });
 
 test('chat SSE: usage rides on the last content chunk', () => {
-  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), 3);
+  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), { chunkSize: 3 });
   assert.deepEqual(r.usage(), { inputTokens: 8, cachedInputTokens: 0, outputTokens: 4 });
   assert.equal(r.text(), 'Hello world');
 });
@@ -51,7 +51,7 @@ test('errors and FIM prompt texts', () => {
 });
 
 test('without text collection the usage chunk is still read', () => {
-  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), 3, false);
+  const r = readStream(mistral, chat, fixtureText('mistral', 'chat-stream.sse'), { chunkSize: 3, text: false });
   assert.deepEqual(r.usage(), { inputTokens: 8, cachedInputTokens: 0, outputTokens: 4 });
   assert.equal(r.text(), '');
 });

@@ -100,7 +100,10 @@ export class ChatStreamReader implements StreamReader {
     this.m ??= str(chunk, 'model');
     const u = chatUsage(chunk.usage);
     if (u) this.u = u;
-    if (!this.wantText) return;
+    if (this.wantText) this.collectText(chunk);
+  }
+
+  private collectText(chunk: JsonObject): void {
     for (const c of arr(chunk, 'choices') ?? []) {
       const delta = obj(c, 'delta');
       const t = delta ? str(delta, 'content') : str(c, 'text');

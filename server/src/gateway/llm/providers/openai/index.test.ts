@@ -46,7 +46,7 @@ test('chat completion JSON: usage with cached prompt tokens, completion text, mo
 test('chat completion SSE: the final usage chunk (cached tokens included) and the text deltas, at any chunking', () => {
   const wire = fixtureText('openai', 'chat-stream.sse');
   for (const size of [1, 5, 64, wire.length]) {
-    const r = readStream(openai, chat, wire, size);
+    const r = readStream(openai, chat, wire, { chunkSize: size });
     assert.deepEqual(r.usage(), { inputTokens: 1300, cachedInputTokens: 1152, outputTokens: 8 });
     assert.equal(r.text(), 'Hello! How can I help?');
     assert.equal(r.model(), 'gpt-4o-mini-2024-07-18');
@@ -133,10 +133,10 @@ test('prompt texts of the responses API, legacy completions and embeddings', () 
 
 test('without text collection a stream reader still finds the usage (and counts payload characters)', () => {
   const chatWire = fixtureText('openai', 'chat-stream.sse');
-  const r = readStream(openai, chat, chatWire, 13, false);
+  const r = readStream(openai, chat, chatWire, { chunkSize: 13, text: false });
   assert.deepEqual(r.usage(), { inputTokens: 1300, cachedInputTokens: 1152, outputTokens: 8 });
   assert.equal(r.text(), '');
   assert.ok(r.chars() > 'Hello! How can I help?'.length);
-  const resp = readStream(openai, { kind: 'responses' }, fixtureText('openai', 'responses-stream.sse'), 13, false);
+  const resp = readStream(openai, { kind: 'responses' }, fixtureText('openai', 'responses-stream.sse'), { chunkSize: 13, text: false });
   assert.deepEqual(resp.usage(), { inputTokens: 37, cachedInputTokens: 0, outputTokens: 11 });
 });
