@@ -1,7 +1,15 @@
 // Model listings shaped `{data: [{id, ...}], ...}` (OpenAI and Mistral `{object: 'list', data}`, Anthropic with
 // `has_more`, `first_id`, `last_id`): the entries a caller may not use are dropped. Gemini has its own shape.
 import { arr, isObject, str } from './json.ts';
-import type { Json, JsonObject, ModelFilter } from './types.ts';
+import type { Json, JsonObject, ModelFilter, RouteSpec } from './types.ts';
+
+/** The two reads every provider serves under `prefix` (`/v1`, `/v1beta`): the model listing and one model's lookup. */
+export function modelRoutes(prefix: string): RouteSpec[] {
+  return [
+    { method: 'GET', path: `${prefix}/models`, use: 'list_models' },
+    { method: 'GET', path: `${prefix}/models/{model}`, use: 'get_model' },
+  ];
+}
 
 export function filterIdList(body: Json, keep: ModelFilter): Json | undefined {
   const data = arr(body, 'data');

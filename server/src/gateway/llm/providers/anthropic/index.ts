@@ -7,14 +7,13 @@ import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
-import { filterIdList } from '../model-list.ts';
+import { filterIdList, modelRoutes } from '../model-list.ts';
 
 /** What an Anthropic proxy serves (message batches, files, skills, the admin API... are not: see openai/index.ts). */
 const routes: readonly RouteSpec[] = [
   { method: 'POST', path: '/v1/messages', endpoint: 'messages', model: 'body' },
   { method: 'POST', path: '/v1/messages/count_tokens', endpoint: 'count_tokens', model: 'body', free: true },
-  { method: 'GET', path: '/v1/models', use: 'list_models' },
-  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+  ...modelRoutes('/v1'),
 ];
 
 function messagesUsage(u: Json | undefined): TokenUsage | undefined {

@@ -3,6 +3,7 @@
 // `:countTokens`). Client key: Bearer, `x-goog-api-key` or the `key` query parameter; upstream: `x-goog-api-key`.
 // Usage is `usageMetadata` (promptTokenCount includes cachedContentTokenCount); output counts candidates and
 // thoughts. Streams are SSE with `?alt=sse`, otherwise a JSON array delivered progressively.
+import { modelRoutes } from '../model-list.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, obj, parseJson, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ModelFilter, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
@@ -20,8 +21,7 @@ const routes: readonly RouteSpec[] = ['v1beta', 'v1'].flatMap((v): RouteSpec[] =
   { method: 'POST', path: `/${v}/models/{model}:embedContent`, endpoint: 'embed', model: 'path' },
   { method: 'POST', path: `/${v}/models/{model}:batchEmbedContents`, endpoint: 'embed', model: 'path' },
   { method: 'POST', path: `/${v}/models/{model}:countTokens`, endpoint: 'count_tokens', model: 'path', free: true },
-  { method: 'GET', path: `/${v}/models`, use: 'list_models' },
-  { method: 'GET', path: `/${v}/models/{model}`, use: 'get_model' },
+  ...modelRoutes(`/${v}`),
 ]);
 
 /** `{models: [{name: 'models/x', ...}], nextPageToken}`: the page token is opaque and kept. */

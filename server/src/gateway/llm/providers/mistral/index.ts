@@ -5,7 +5,7 @@ import { obj, str } from '../json.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from '../openai/chat-format.ts';
 import type { ProviderAdapter, RouteSpec } from '../types.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
-import { filterIdList } from '../model-list.ts';
+import { filterIdList, modelRoutes } from '../model-list.ts';
 
 /** What a Mistral proxy serves (files, batches, fine-tuning, agent management... are not: see openai/index.ts). */
 const routes: readonly RouteSpec[] = [
@@ -13,8 +13,7 @@ const routes: readonly RouteSpec[] = [
   { method: 'POST', path: '/v1/fim/completions', endpoint: 'fim', model: 'body' },
   { method: 'POST', path: '/v1/agents/completions', endpoint: 'chat', model: 'upstream' },
   { method: 'POST', path: '/v1/embeddings', endpoint: 'embeddings', model: 'body' },
-  { method: 'GET', path: '/v1/models', use: 'list_models' },
-  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+  ...modelRoutes('/v1'),
 ];
 
 export const mistral: ProviderAdapter = {

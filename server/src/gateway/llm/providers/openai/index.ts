@@ -6,7 +6,7 @@ import { arr, isObject, obj, parseJson, str } from '../json.ts';
 import type { Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextVisitor } from '../types.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from './chat-format.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
-import { filterIdList } from '../model-list.ts';
+import { filterIdList, modelRoutes } from '../model-list.ts';
 
 /**
  * What an OpenAI proxy serves. Files, batches, fine-tuning, stored completions and responses, assistants, the
@@ -18,8 +18,7 @@ const routes: readonly RouteSpec[] = [
   { method: 'POST', path: '/v1/responses', endpoint: 'responses', model: 'body' },
   { method: 'POST', path: '/v1/completions', endpoint: 'completions', model: 'body' },
   { method: 'POST', path: '/v1/embeddings', endpoint: 'embeddings', model: 'body' },
-  { method: 'GET', path: '/v1/models', use: 'list_models' },
-  { method: 'GET', path: '/v1/models/{model}', use: 'get_model' },
+  ...modelRoutes('/v1'),
 ];
 
 /** Responses API input: a string, or items with a role and string-or-parts content; plus `instructions`. */
