@@ -28,5 +28,6 @@ export { staticCacheSchema, type StaticCacheRule } from './rules/static_cache/sc
 export { toolDescriptionInjectSchema, type ToolDescriptionInjectRule } from './rules/tool_description_inject/schema.ts';
 export { DETECTOR_IDS, type DetectorId } from './rules/prompt_guard/detector-ids.ts';
 export * from './responses.ts';
-export * from './api-client.ts';
+export * from './api/client.ts';
+export * from './api/routes.ts';
 export * from './log.ts';

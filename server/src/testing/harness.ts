@@ -2,6 +2,7 @@
 // it uses the real datastores, isolated by a fresh PostgreSQL schema and Redis key prefix per app; otherwise
 // in-memory PGlite and in-process state.
 import { randomBytes } from 'node:crypto';
+import { ApiClient } from '@tollgate/contract';
 import { startTollgate, type StartOptions, type Tollgate } from '../app.ts';
 import { loadConfig, type Config, type Role } from '../config/config.ts';
 import { createUser, issuePat, setConsumerTags } from '../identity/users.ts';
@@ -42,6 +43,8 @@ export interface TestApp {
    */
   setUserTags(user: TestUser, tags: string[]): Promise<void>;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResult<T>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** The typed client (contract/src/api/client.ts) on this app's API with a PAT: for tests that use the API as a tool. */
+  client(token: string): ApiClient;
   /**
    * Makes every row the app buffers visible at once, instead of waiting for the writers' timers: waits for the LLM
    * requests in flight to be accounted, then writes usage, budget charges, conversation logs and audit events.
@@ -140,6 +143,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
 
   return {
     app, api, gateway, config, request,
+    client: (token) => new ApiClient({ endpoint: api, token, timeoutMs: 30_000, userAgent: 'tollgate-tests' }),
     async flush() {
       if (app.gateway) await app.gateway.flush();
       else await app.services.audit.flush();

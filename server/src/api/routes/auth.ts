@@ -59,7 +59,7 @@ async function login(ctx: RequestContext, s: Services): Promise<Reply> {
 
 export function registerAuthRoutes(r: Router, s: Services): void {
   r.add('POST', '/api/auth/login', 'public', (ctx) => login(ctx, s),
-    { summary: 'Sign in to the dashboard; sets the tollgate_session cookie (mfaRequired: complete /api/2fa/challenge next)', body: loginBodySchema });
+    { summary: 'Sign in to the dashboard; sets the tollgate_session cookie (mfaRequired: complete /api/2fa/challenge next)' });
 
   r.add('POST', '/api/auth/logout', 'session-pending-mfa', async (ctx) => {
     if (ctx.auth.sessionIdHash) await deleteSession(s.db, ctx.auth.sessionIdHash);

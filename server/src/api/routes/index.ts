@@ -1,5 +1,5 @@
 // Every management route, registered once at start. One line per route module.
-import { RESPONSES } from '@tollgate/contract';
+import { RESPONSES, bodySchemaOf, type RouteKey } from '@tollgate/contract';
 import { Router, type Method } from '../../http/router.ts';
 import type { Services } from '../../services.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -39,11 +39,17 @@ export function buildRouter(s: Services): Router {
   return r;
 }
 
-/** Attaches the contract's response schemas; a schema for a route that does not exist is a start-up error. */
+/**
+ * Attaches the contract's body and response schemas (contract/src/api/routes.ts, the table the typed client is built
+ * from). The two tables must name the same routes: a contract route the server does not serve, or a served route the
+ * contract does not know (so no client could call it), is a start-up error.
+ */
 function describeResponses(r: Router): void {
   for (const [key, response] of Object.entries(RESPONSES)) {
     const [method, pattern] = key.split(' ') as [Method, string];
-    if (!r.list().some((x) => x.method === method && x.pattern === pattern)) throw new Error(`RESPONSES names no route: ${key}`);
-    r.describe(method, pattern, { response });
+    if (!r.list().some((x) => x.method === method && x.pattern === pattern)) throw new Error(`the contract names a route the server does not serve: ${key}`);
+    r.describe(method, pattern, { response, body: bodySchemaOf(key as RouteKey) });
   }
+  const unknown = r.list().filter((x) => !(`${x.method} ${x.pattern}` in RESPONSES)).map((x) => `${x.method} ${x.pattern}`);
+  if (unknown.length) throw new Error(`routes missing from the contract (contract/src/responses.ts): ${unknown.join(', ')}`);
 }

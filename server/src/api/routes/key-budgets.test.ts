@@ -73,6 +73,26 @@ describe('GET /api/llm/:id/keys', () => {
   });
 });
 
+describe('GET /api/llm/:id/keys/:credId/budget', () => {
+  test('answers one key as the listing shows it, through the typed client; a key the listing leaves out is 404', async () => {
+    const u = await t.createUser();
+    const llm = await createLlm(u);
+    const tagged = await insertKey(u, [`llm:${llm}:model:gpt-4o`, 'name:bot']);
+    const capped = await insertKey(u, []);
+    const unrelated = await insertKey(u, ['mcp:x:tool:*']);
+    await t.request('PUT', `/api/llm/${llm}/keys/${capped.id}/budget`, { token: u.pat, body: { period: 'daily', capUsd: 2 } });
+    const listed = (await t.request('GET', `/api/llm/${llm}/keys`, { token: u.pat })).body.keys;
+    const api = t.client(u.pat);
+    for (const k of [tagged, capped]) {
+      const r = await api.call('GET /api/llm/:id/keys/:credId/budget', { params: { id: llm, credId: k.id } });
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual(r.body, listed.find((e: { credentialId: string }) => e.credentialId === k.id));
+    }
+    const r = await api.call('GET /api/llm/:id/keys/:credId/budget', { params: { id: llm, credId: unrelated.id } });
+    assert.deepEqual(r.ok ? r : [r.error.status, r.error.message], [404, 'Key not found']);
+  });
+});
+
 describe('PUT /api/llm/:id/keys/:credId/budget', () => {
   test('creates, then replaces, the per-key cap and the gateway enforces the new config', async () => {
     const u = await t.createUser();
@@ -152,7 +172,7 @@ describe('credential checks', () => {
     const llm = await createLlm(u);
     const foreign = await insertKey(other, [`llm:${llm}:model:*`]);
     for (const credId of [await patId(u), foreign.id, randomUUID(), 'nope', '%00']) {
-      for (const m of ['PUT', 'DELETE'] as const) {
+      for (const m of ['GET', 'PUT', 'DELETE'] as const) {
         const r = await t.request(m, `/api/llm/${llm}/keys/${encodeURIComponent(credId)}/budget`, { token: u.pat, body: m === 'PUT' ? { period: 'daily', capUsd: 1 } : undefined });
         assert.deepEqual([r.status, r.body], [404, KEY_NOT_FOUND], `${m} ${credId}`);
       }

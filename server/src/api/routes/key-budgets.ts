@@ -81,6 +81,15 @@ async function requireKey(q: Queryable, { consumerId, llmId, credId }: KeyRef, l
   return rows[0];
 }
 
+async function getBudget(s: Services, ctx: AuthedContext) {
+  const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
+  const row = await requireKey(s.db, { consumerId: ctx.auth.consumerId, llmId: llm.id, credId: ctx.params.credId! });
+  // The same keys as the listing: a tag for this proxy or a cap on it.
+  const listed = row.period !== null || row.tags.some((t) => t.startsWith(`llm:${llm.id}:`));
+  if (!listed) throw new HttpError(404, Msg.keyNotFound);
+  return toEntry(llm.id, row);
+}
+
 async function putBudget(s: Services, ctx: AuthedContext) {
   const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
   const ref = { consumerId: ctx.auth.consumerId, llmId: llm.id, credId: ctx.params.credId! };
@@ -118,8 +127,10 @@ export function registerKeyBudgetsRoutes(r: Router, s: Services): void {
     const llm = await getOwnedLlm(s.db, ctx.auth.userId, ctx.params.id!);
     return { keys: (await listKeys(s.db, ctx.auth.consumerId, llm.id)).map((row) => toEntry(llm.id, row)) };
   }, { summary: 'The caller\'s keys on this LLM proxy with their per-key budget and usage links' });
+  r.add('GET', '/api/llm/:id/keys/:credId/budget', 'user', (ctx) => getBudget(s, ctx),
+    { summary: 'One key of this LLM proxy as GET /api/llm/:id/keys lists it (404 for a key with no access and no cap)' });
   r.add('PUT', '/api/llm/:id/keys/:credId/budget', 'user', (ctx) => putBudget(s, ctx),
-    { summary: 'Set (create or replace) the per-key budget cap', body: budgetSchema });
+    { summary: 'Set (create or replace) the per-key budget cap' });
   r.add('DELETE', '/api/llm/:id/keys/:credId/budget', 'user', (ctx) => deleteBudget(s, ctx),
     { summary: 'Remove the per-key cap; the proxy cap still applies' });
 }

@@ -122,6 +122,22 @@ test('without a credential every key endpoint returns 401 Not authenticated', as
   }
 });
 
+test('GET /api/keys/:id answers one key as the listing shows it; the PAT, another user\'s, unknown and malformed ids are 404', async () => {
+  const u = await t.createUser();
+  const other = await t.createUser();
+  const mine = await createKey(u, { name: 'one' });
+  const theirs = await createKey(other, { name: 'theirs' });
+  const api = t.client(u.pat);
+  const one = await api.call('GET /api/keys/:id', { params: { id: mine.id } });
+  assert.ok(one.ok, JSON.stringify(one));
+  assert.deepEqual(one.body, (await listKeys(u)).find((k) => k.id === mine.id));
+  assert.doesNotMatch(one.body.key, new RegExp(mine.key), 'masked, never the plaintext');
+  for (const id of [await patId(u), theirs.id, randomUUID(), 'nope', '../keys']) {
+    const r = await api.call('GET /api/keys/:id', { params: { id } });
+    assert.deepEqual(r.ok ? r : r.error.status + r.error.message, '404Key not found', id);
+  }
+});
+
 test('a client key is not a credential for the management API', async () => {
   const u = await t.createUser();
   const k = await createKey(u, { name: 'k' });

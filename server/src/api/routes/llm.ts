@@ -1,7 +1,6 @@
 // LLM proxies (spec "LLM proxies"): create, list, get (with pin), patch, delete, re-resolve. Handlers only translate
 // HTTP; the work lives in server/src/llm-admin/.
 import { created, type Router } from '../../http/router.ts';
-import { createLlmProxySchema, patchLlmProxySchema } from '@tollgate/contract';
 import {
   createLlmProxy, deleteLlmProxy, getLlmProxy, listLlmProxyRecords, reResolveLlmPin, updateLlmProxy,
 } from '../../llm-admin/proxies.ts';
@@ -12,11 +11,11 @@ export function registerLlmRoutes(r: Router, s: Services): void {
     proxies: await listLlmProxyRecords(s, ctx.auth.userId),
   }), { summary: 'List the caller\'s LLM proxies' });
   r.add('POST', '/api/llm', 'user', async (ctx) => created(await createLlmProxy(s, ctx.auth.userId, await ctx.json())),
-    { summary: 'Create an LLM proxy; returns the created record', body: createLlmProxySchema, status: 201 });
+    { summary: 'Create an LLM proxy; returns the created record', status: 201 });
   r.add('GET', '/api/llm/:id', 'user', async (ctx) => getLlmProxy(s, ctx.auth.userId, ctx.params.id!),
     { summary: 'Get one LLM proxy with its DNS pin' });
   r.add('PATCH', '/api/llm/:id', 'user', async (ctx) => updateLlmProxy(s, ctx.auth.userId, ctx.params.id!, () => ctx.json()),
-    { summary: 'Update any subset of an LLM proxy; a provider change swaps upstreamUrl', body: patchLlmProxySchema });
+    { summary: 'Update any subset of an LLM proxy; a provider change swaps upstreamUrl' });
   r.add('DELETE', '/api/llm/:id', 'user', async (ctx) => {
     await deleteLlmProxy(s, ctx.auth.userId, ctx.params.id!);
     return { deleted: true };

@@ -3,7 +3,6 @@
 import { created, type Router } from '../../http/router.ts';
 import { checkJwks } from '../../proxies/inbound-auth.ts';
 import type { Services } from '../../services.ts';
-import { jwksTestSchema, mcpCreateSchema, mcpPatchSchema } from '@tollgate/contract';
 import {
   createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, updateMcpServer,
 } from '../../mcp-admin/servers.ts';
@@ -17,19 +16,19 @@ export function registerMcpRoutes(r: Router, s: Services): void {
     if (typeof jwksJson !== 'string') return { ok: false, error: 'jwksJson must be a string holding a JWKS document' };
     if (!jwksJson.trim()) return { ok: false, error: 'jwksJson is empty' };
     return checkJwks(jwksJson);
-  }, { summary: 'Check a JWKS document ({ok, keys} or {ok: false, error})', body: jwksTestSchema });
+  }, { summary: 'Check a JWKS document ({ok, keys} or {ok: false, error})' });
 
   r.add('GET', '/api/mcp', 'user', async (ctx) => ({ servers: await listMcpServers(s, ctx.auth.userId) }),
     { summary: 'List MCP servers' });
 
   r.add('POST', '/api/mcp', 'user', async (ctx) => created({ server: await createMcpServer(s, ctx.auth.userId, await ctx.json()) }),
-    { summary: 'Create an MCP server proxy', body: mcpCreateSchema, status: 201 });
+    { summary: 'Create an MCP server proxy', status: 201 });
 
   r.add('GET', '/api/mcp/:id', 'user', async (ctx) => getMcpServer(s, ctx.auth.userId, ctx.params.id!),
     { summary: 'One MCP server, with its DNS pin' });
 
   r.add('PATCH', '/api/mcp/:id', 'user', async (ctx) => updateMcpServer(s, ctx.auth.userId, ctx.params.id!, await ctx.json()),
-    { summary: 'Change an MCP server (URL change re-pins; auth change reaches the gateway plugin)', body: mcpPatchSchema });
+    { summary: 'Change an MCP server (URL change re-pins; auth change reaches the gateway plugin)' });
 
   r.add('DELETE', '/api/mcp/:id', 'user', async (ctx) => {
     await deleteMcpServer(s, ctx.auth.userId, ctx.params.id!);

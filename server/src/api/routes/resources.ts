@@ -5,7 +5,6 @@ import type { Services } from '../../services.ts';
 import {
   createResource, deleteResource, getResource, listAllResources, listResources, updateResource,
 } from '../../mcp-admin/resources.ts';
-import { resourceCreateSchema, resourcePatchSchema } from '@tollgate/contract';
 
 const ref = (ctx: AuthedContext) => ({ userId: ctx.auth.userId, mcpId: ctx.params.id!, rid: ctx.params.rid! });
 
@@ -18,14 +17,14 @@ export function registerResourcesRoutes(r: Router, s: Services): void {
 
   r.add('POST', '/api/mcp/:id/resources', 'user',
     async (ctx) => created(await createResource(s, ctx.auth.userId, ctx.params.id!, await ctx.json())),
-    { summary: 'Add a synthetic resource', body: resourceCreateSchema, status: 201 });
+    { summary: 'Add a synthetic resource', status: 201 });
 
   r.add('GET', '/api/mcp/:id/resources/:rid', 'user', async (ctx) => getResource(s, ref(ctx)),
     { summary: 'One synthetic resource, with its content' });
 
   r.add('PATCH', '/api/mcp/:id/resources/:rid', 'user',
     async (ctx) => updateResource(s, ref(ctx), await ctx.json()),
-    { summary: 'Change a synthetic resource', body: resourcePatchSchema });
+    { summary: 'Change a synthetic resource' });
 
   r.add('DELETE', '/api/mcp/:id/resources/:rid', 'user', async (ctx) => {
     await deleteResource(s, ref(ctx));

@@ -6,7 +6,6 @@ import { HttpError, Msg } from '../../http/errors.ts';
 import type { AuthedContext, Router } from '../../http/router.ts';
 import { validateRules } from '../../gateway/rules/validate.ts';
 import { type ProxyKind } from '@tollgate/contract';
-import { rulesPutSchema } from '@tollgate/contract';
 import { getRules, setRules } from '../../proxies/gateway-objects.ts';
 import { isUuid, requireLlm, requireMcp } from '../../proxies/ownership.ts';
 import { unixNow, type Services } from '../../services.ts';
@@ -48,6 +47,6 @@ export function registerRulesRoutes(r: Router, s: Services): void {
     const what = kind === 'mcp' ? 'an MCP server' : 'an LLM proxy';
     r.add('GET', `/api/${kind}/:id/rules`, 'user', (ctx) => readRules(s, kind, ctx), { summary: `Firewall rules of ${what}` });
     r.add('PUT', `/api/${kind}/:id/rules`, 'user', (ctx) => replaceRules(s, kind, ctx),
-      { summary: `Replace the whole rule array of ${what}`, body: rulesPutSchema });
+      { summary: `Replace the whole rule array of ${what}` });
   }
 }

@@ -62,7 +62,7 @@ export function registerTwofaRoutes(r: Router, s: Services): void {
     });
     s.log.info('2FA enabled', { userId: ctx.auth.userId });
     return { enabled: true };
-  }, { summary: 'Confirm the secret from setup with a current code; enables 2FA', body: codeBodySchema });
+  }, { summary: 'Confirm the secret from setup with a current code; enables 2FA' });
 
   r.add('POST', '/api/2fa/disable', 'session', async (ctx) => {
     const c = await readCodeRequest(ctx, s, MFA_MANAGE_ATTEMPTS);
@@ -70,7 +70,7 @@ export function registerTwofaRoutes(r: Router, s: Services): void {
     await spendCode(ctx, s, c, (q) => disableTwofa(q, ctx.auth.userId));
     s.log.info('2FA disabled', { userId: ctx.auth.userId });
     return { enabled: false };
-  }, { summary: 'Turn 2FA off with a current code', body: codeBodySchema });
+  }, { summary: 'Turn 2FA off with a current code' });
 
   r.add('POST', '/api/2fa/challenge', 'session-pending-mfa', async (ctx) => {
     const c = await readCodeRequest(ctx, s, MFA_CHALLENGE_ATTEMPTS);
@@ -79,5 +79,5 @@ export function registerTwofaRoutes(r: Router, s: Services): void {
       if (ctx.auth.sessionIdHash) await markSessionMfaPassed(q, ctx.auth.sessionIdHash);
     });
     return { mfaPassed: true };
-  }, { summary: 'Complete the second factor of a session after sign-in (10 attempts per 5 minutes per user, then 429)', body: codeBodySchema });
+  }, { summary: 'Complete the second factor of a session after sign-in (10 attempts per 5 minutes per user, then 429)' });
 }

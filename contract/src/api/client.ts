@@ -1,4 +1,7 @@
-// The management API as a client sees it (the Terraform provider, the operator): JSON over HTTP with the caller's PAT.
+// The management API as a client sees it (the Terraform provider, the operator, the tests): JSON over HTTP with the
+// caller's PAT, one typed call per route of the contract (routes.ts).
+import { pathOf, responseSchemaOf, type CallArgs, type QueryValue, type ResponseOf, type RouteKey } from './routes.ts';
+
 // Errors come back as values (an ApiError with the server's status and its exact `{error}` message), never as
 // exceptions, so each caller turns them into its own diagnostics (Terraform) or conditions (Kubernetes).
 export interface ApiError {
@@ -10,6 +13,8 @@ export interface ApiError {
    * status text, which a caller that must not repeat an untrusted server's words (the operator's status) summarises.
    */
   body?: { bytes: number; json: boolean; errorField: boolean };
+  /** The server answered success with a body its contract schema rejects (a server of another version). */
+  drift?: true;
 }
 
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; error: ApiError };
@@ -38,13 +43,24 @@ export class ApiClient {
     this.#userAgent = o.userAgent ?? 'tollgate-client';
   }
 
-  get<T>(path: string): Promise<ApiResult<T>> { return this.request<T>('GET', path); }
-  post<T>(path: string, body?: unknown): Promise<ApiResult<T>> { return this.request<T>('POST', path, body); }
-  put<T>(path: string, body: unknown): Promise<ApiResult<T>> { return this.request<T>('PUT', path, body); }
-  patch<T>(path: string, body: unknown): Promise<ApiResult<T>> { return this.request<T>('PATCH', path, body); }
-  delete<T>(path: string): Promise<ApiResult<T>> { return this.request<T>('DELETE', path); }
+  /**
+   * One call of a route of the contract: `api.call('GET /api/keys/:id', { params: { id } })`. Parameters are encoded,
+   * the body is typed by the route's body schema, and the answer is parsed with its response schema: a server whose
+   * answer drifted from the contract is an error value naming the field, not a silently wrong object.
+   */
+  async call<K extends RouteKey>(route: K, ...[options]: CallArgs<K>): Promise<ApiResult<ResponseOf<K>>> {
+    const o = (options ?? {}) as { params?: Record<string, string>; body?: unknown; query?: Record<string, QueryValue> };
+    const target = pathOf(route, o.params, o.query);
+    if (!target.ok) return { ok: false, error: { status: 0, message: target.message } };
+    const method = route.slice(0, route.indexOf(' '));
+    const r = await this.#send(method, target.path, o.body);
+    if (!r.ok) return r;
+    const parsed = responseSchemaOf(route).safeParse(r.body);
+    if (parsed.success) return { ok: true, status: r.status, body: parsed.data as ResponseOf<K> };
+    return { ok: false, error: { status: r.status, message: `${route} answered a body that does not match the contract: ${describeIssues(parsed.error.issues)}`, drift: true } };
+  }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  async #send(method: string, path: string, body?: unknown): Promise<ApiResult<unknown>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#token}`, accept: 'application/json', 'user-agent': this.#userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -65,11 +81,17 @@ export class ApiClient {
     const raw = new Uint8Array(await res.arrayBuffer());
     const text = new TextDecoder().decode(raw);
     const parsed = parseJson(text);
-    if (res.ok) return { ok: true, status: res.status, body: parsed as T };
+    if (res.ok) return { ok: true, status: res.status, body: parsed };
     const error = errorMessage(parsed);
     const message = error ?? (text.slice(0, 200) || res.statusText);
     return { ok: false, error: { status: res.status, message, body: { bytes: raw.byteLength, json: parsed !== undefined, errorField: error !== undefined } } };
   }
+}
+
+/** The first issues of a failed parse as `path: message`, the path in the dotted form a reader can find in the body. */
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const shown = issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(the body)'}: ${i.message}`);
+  return shown.join('; ') + (issues.length > 3 ? ` (and ${issues.length - 3} more)` : '');
 }
 
 function parseJson(text: string): unknown {
