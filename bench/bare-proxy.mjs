@@ -1,30 +1,49 @@
-// The floor the MCP benchmark compares against: the least a Node reverse proxy does per request (node:http server,
-// undici to the upstream, whole body read and written back), with no auth, no rules and no events. Prints
-// "BARE <url>" when it listens. Argument: the upstream origin.
+// The floor the benchmarks compare against: the least a Node reverse proxy does per request (node:http server, request
+// body read whole, undici to the upstream), with no auth, no rules, no accounting and no events. Prints "BARE <url>"
+// when it listens. Arguments: the upstream origin, then `buffered` (the MCP benchmark: the answer read whole and
+// written back with its length) or `stream` (the LLM benchmark: the answer streamed back chunk by chunk).
 /* global Buffer */
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
 
 const upstream = new Pool(process.argv[2], { connections: 256 });
+const streaming = process.argv[3] === 'stream';
 const DROP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+function copyHeaders(from, keepLength) {
+  const h = {};
+  for (const [k, v] of Object.entries(from)) if (!DROP.has(k) || (keepLength && k === 'content-length')) h[k] = v;
+  return h;
+}
+
+function sendBuffered(up, res) {
+  const out = [];
+  up.body.on('data', (c) => out.push(c));
+  up.body.on('end', () => {
+    const body = Buffer.concat(out);
+    res.writeHead(up.statusCode, { ...copyHeaders(up.headers, false), 'content-length': body.length }).end(body);
+  });
+}
+
+function sendStreamed(up, res) {
+  res.writeHead(up.statusCode, copyHeaders(up.headers, true));
+  up.body.on('data', (c) => {
+    if (!res.write(c)) {
+      up.body.pause();
+      res.once('drain', () => up.body.resume());
+    }
+  });
+  up.body.on('end', () => res.end());
+  up.body.on('error', () => res.destroy());
+}
 
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
     try {
-      const headers = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!DROP.has(k)) headers[k] = v;
-      const up = await upstream.request({ path: req.url, method: req.method, headers, body: Buffer.concat(chunks) });
-      const out = [];
-      up.body.on('data', (c) => out.push(c));
-      up.body.on('end', () => {
-        const body = Buffer.concat(out);
-        const h = {};
-        for (const [k, v] of Object.entries(up.headers)) if (!DROP.has(k)) h[k] = v;
-        h['content-length'] = body.length;
-        res.writeHead(up.statusCode, h).end(body);
-      });
+      const up = await upstream.request({ path: req.url, method: req.method, headers: copyHeaders(req.headers, false), body: Buffer.concat(chunks) });
+      (streaming ? sendStreamed : sendBuffered)(up, res);
     } catch {
       res.writeHead(502).end();
     }

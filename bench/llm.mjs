@@ -175,7 +175,7 @@ async function main() {
     upstream.child.kill();
     throw e;
   }
-  const bare = await startProc('bare proxy', '0', [join(root, 'bench/llm-bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ });
+  const bare = await startProc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin, 'stream'], {}, { url: /BARE (\S+)/ });
   const children = [upstream.child, ...tg.children, bare.child];
   const pid = tg.child.pid;
   try {
@@ -240,7 +240,7 @@ async function main() {
     console.log(PLAIN
       ? 'gateway path (--plain): client key auth, usage accounting, audit event per request; no rules, no budget'
       : 'gateway path: client key auth, ip_acl allow list, rate_limit (api_key), monthly hard budget (reserve + settle), usage accounting, audit event per request');
-    console.log('bare proxy = node:http + undici streaming passthrough with no auth, rules, accounting or events (bench/llm-bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
+    console.log('bare proxy = node:http + undici streaming passthrough with no auth, rules, accounting or events (bench/bare-proxy.mjs stream), pinned to the same core: the floor of any Node proxy here.');
     console.log(JSON.stringify({ rows: rows.map((r) => ({ kind: r.kind, conns: r.conns, direct: r.d, gateway: r.g, bareProxy: r.b })), peakRssMb: Math.round(rss) }, (_k, v) => (typeof v === 'number' ? +v.toFixed(3) : v)));
   } finally {
     for (const c of children) c.kill('SIGTERM');

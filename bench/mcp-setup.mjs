@@ -66,7 +66,7 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
       tg = await proc('tollgate', '0', [tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
       pat = tg.pat;
     }
-    const bare = await proc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin], {}, { url: /BARE (\S+)/ }, bareWrap);
+    const bare = await proc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin, 'buffered'], {}, { url: /BARE (\S+)/ }, bareWrap);
 
     const { server } = await api(tg.api, pat, 'POST', '/api/mcp', { name: 'bench', url: upstream.url });
     await api(tg.api, pat, 'POST', `/api/mcp/${server.id}/tools`);
