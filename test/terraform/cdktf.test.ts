@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiClient } from '@tollgate/contract';
 import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { installProvider, terraform, terraformAvailable } from './kit.ts';
@@ -86,15 +87,20 @@ test('examples/cdktf type-checks, synthesizes and applies with terraform', { ski
     await tf.ok('init');
     const apply = await tf.ok('apply', '-auto-approve');
     assert.match(apply.stdout, /Apply complete! Resources: 4 added/);
-    const keys = (await t.request('GET', '/api/keys', { token: user.pat })).body.keys as Array<{ tags: string[] }>;
-    assert.ok(keys.some((k) => k.tags.includes('name:cdktf-agent')));
-    const llm = (await t.request('GET', '/api/llm', { token: user.pat })).body.proxies as Array<{ id: string; budget: unknown }>;
-    assert.deepEqual(llm[0]?.budget, { period: 'monthly', capUsd: 100, hardBlock: true });
-    const rules = await t.request('GET', `/api/llm/${llm[0]!.id}/rules`, { token: user.pat });
-    assert.equal(rules.body.rules[0].rule_type, 'prompt_guard');
+    const api = new ApiClient({ endpoint: t.api, token: user.pat });
+    const keys = await api.call('GET /api/keys');
+    assert.ok(keys.ok && keys.body.keys.some((k) => k.tags.includes('name:cdktf-agent')));
+    const llm = await api.call('GET /api/llm');
+    assert.ok(llm.ok);
+    assert.deepEqual(llm.body.proxies[0]?.budget, { period: 'monthly', capUsd: 100, hardBlock: true });
+    const rules = await api.call('GET /api/llm/:id/rules', { params: { id: llm.body.proxies[0]!.id } });
+    assert.ok(rules.ok);
+    assert.equal(rules.body.rules[0]?.rule_type, 'prompt_guard');
     assert.equal((await tf.run('plan', '-detailed-exitcode')).code, 0);
     await tf.ok('destroy', '-auto-approve');
-    assert.equal((await t.request('GET', '/api/llm', { token: user.pat })).body.proxies.length, 0);
+    const after = await api.call('GET /api/llm');
+    assert.ok(after.ok);
+    assert.equal(after.body.proxies.length, 0);
   } finally {
     tf.close();
   }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiClient } from '@tollgate/contract';
 import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { installProvider, terraform, terraformAvailable, type Terraform } from './kit.ts';
@@ -48,6 +49,8 @@ test('examples/terraform applies, plans clean and destroys', { skip }, async () 
   const key = (await tf.ok('output', '-raw', 'agent_key')).stdout;
   assert.match(key, /^\S{20,}$/);
   const destroy = await tf.ok('destroy', '-auto-approve');
-  assert.equal((await t.request('GET', '/api/mcp', { token: user.pat })).body.servers.length, 0);
+  const left = await new ApiClient({ endpoint: t.api, token: user.pat }).call('GET /api/mcp');
+  assert.ok(left.ok);
+  assert.equal(left.body.servers.length, 0);
   console.log(`# examples/terraform (ms): init ${init.ms}, plan ${plan.ms}, apply ${apply.ms}, no-op plan ${again.ms}, destroy ${destroy.ms}`);
 });

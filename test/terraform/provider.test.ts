@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { connect } from '../../server/src/testing/mcp-kit.ts';
@@ -13,6 +14,12 @@ import { installProvider, terraform, terraformAvailable, type Terraform } from '
 import { mainTf, type Vars } from './fixtures.ts';
 
 const skip = terraformAvailable() ? false : 'terraform is not on the PATH';
+
+/** The body of a call that must succeed. */
+function must<T>(r: ApiResult<T>): T {
+  if (!r.ok) throw new Error(`HTTP ${r.error.status}: ${r.error.message}`);
+  return r.body;
+}
 
 describe('terraform provider', { skip, concurrency: false }, () => {
   let t: TestApp;
@@ -23,7 +30,7 @@ describe('terraform provider', { skip, concurrency: false }, () => {
   let vars: Vars;
   const timings: Record<string, number> = {};
 
-  const api = (method: string, path: string, body?: unknown) => t.request(method, path, { token: user.pat, body });
+  let api: ApiClient;
   const apply = async (v: Vars) => {
     vars = v;
     tf.write({ 'main.tf': mainTf(v) });
@@ -35,6 +42,7 @@ describe('terraform provider', { skip, concurrency: false }, () => {
   before(async () => {
     t = await startTestApp();
     user = await t.createUser();
+    api = new ApiClient({ endpoint: t.api, token: user.pat });
     upstream = await startMcpUpstream();
     const installed = installProvider();
     home = installed.home;
@@ -67,17 +75,17 @@ describe('terraform provider', { skip, concurrency: false }, () => {
     assert.match(String(out.host_by_name), new RegExp(`^${String(out.mcp_id)}\\.`));
     assert.doesNotMatch(r.stdout, new RegExp(String(out.agent_key)));
 
-    const mcp = await api('GET', `/api/mcp/${String(out.mcp_id)}`);
-    assert.equal(mcp.body.resources.length, 1);
-    const rules = await api('GET', `/api/mcp/${String(out.mcp_id)}/rules`);
-    assert.deepEqual(rules.body.rules.map((x: { rule_type: string }) => x.rule_type), ['rate_limit', 'tool_description_inject']);
-    const llm = await api('GET', `/api/llm/${String(out.llm_id)}`);
-    assert.deepEqual(llm.body.budget, { period: 'monthly', capUsd: 50, hardBlock: true });
-    const keys = await api('GET', '/api/keys');
-    const key = keys.body.keys.find((k: { tags: string[] }) => k.tags.includes('name:agent'));
+    const mcp = must(await api.call('GET /api/mcp/:id', { params: { id: String(out.mcp_id) } }));
+    assert.equal(mcp.resources.length, 1);
+    const rules = must(await api.call('GET /api/mcp/:id/rules', { params: { id: String(out.mcp_id) } }));
+    assert.deepEqual(rules.rules.map((x) => x.rule_type), ['rate_limit', 'tool_description_inject']);
+    const llm = must(await api.call('GET /api/llm/:id', { params: { id: String(out.llm_id) } }));
+    assert.deepEqual(llm.budget, { period: 'monthly', capUsd: 50, hardBlock: true });
+    const keys = must(await api.call('GET /api/keys'));
+    const key = keys.keys.find((k) => k.tags.includes('name:agent'))!;
     assert.ok(key.tags.includes(`mcp:${String(out.mcp_id)}:tool:echo`) && key.tags.includes('team-a'), key.tags.join(' '));
-    const budgets = await api('GET', `/api/llm/${String(out.llm_id)}/keys`);
-    assert.deepEqual(budgets.body.keys.find((k: { credentialId: string }) => k.credentialId === key.id).budget, { period: 'daily', capUsd: 5, hardBlock: false });
+    const budget = must(await api.call('GET /api/llm/:id/keys/:credId/budget', { params: { id: String(out.llm_id), credId: key.id } }));
+    assert.deepEqual(budget.budget, { period: 'daily', capUsd: 5, hardBlock: false });
   });
 
   test('a second plan after apply shows no changes', async () => {
@@ -107,10 +115,10 @@ describe('terraform provider', { skip, concurrency: false }, () => {
     assert.match(r.stdout, /Apply complete! Resources: 0 added, 2 changed, 0 destroyed/);
     const after = await tf.outputs();
     assert.equal(after.llm_id, before.llm_id);
-    const llm = await api('GET', `/api/llm/${String(after.llm_id)}`);
-    assert.equal(llm.body.budget.capUsd, 75);
-    const rules = await api('GET', `/api/mcp/${String(after.mcp_id)}/rules`);
-    assert.equal(rules.body.rules[0].threshold, 5);
+    const llm = must(await api.call('GET /api/llm/:id', { params: { id: String(after.llm_id) } }));
+    assert.equal(llm.budget?.capUsd, 75);
+    const rules = must(await api.call('GET /api/mcp/:id/rules', { params: { id: String(after.mcp_id) } }));
+    assert.equal((rules.rules[0] as { threshold?: number }).threshold, 5);
     assert.equal((await plan()).code, 0);
   });
 
@@ -121,8 +129,10 @@ describe('terraform provider', { skip, concurrency: false }, () => {
     assert.match(p.stdout, /tollgate_api_key\.agent must be replaced/);
     assert.match(p.stdout, /# forces replacement/);
     await apply({ ...vars, keyName: 'agent-v2' });
-    const keys = (await api('GET', '/api/keys')).body.keys as Array<{ id: string; tags: string[] }>;
+    const keys = must(await api.call('GET /api/keys')).keys;
     assert.ok(!keys.some((k) => k.id === old.id), 'the old key is deleted');
+    const gone = await api.call('GET /api/keys/:id', { params: { id: String(old.id) } });
+    assert.equal(gone.ok ? 200 : gone.error.status, 404);
     assert.ok(keys.some((k) => k.tags.includes('name:agent-v2')));
     assert.equal((await plan()).code, 0);
   });
@@ -130,10 +140,10 @@ describe('terraform provider', { skip, concurrency: false }, () => {
   test('drift made through the REST API is planned and repaired', async () => {
     const out = await tf.outputs();
     const mcpId = String(out.mcp_id);
-    assert.equal((await api('PATCH', `/api/llm/${String(out.llm_id)}`, { name: 'renamed-by-hand', allowedModels: ['gpt-4o'] })).status, 200);
+    must(await api.call('PATCH /api/llm/:id', { params: { id: String(out.llm_id) }, body: { name: 'renamed-by-hand', allowedModels: ['gpt-4o'] } }));
     const res = await tf.state('tollgate_mcp_resource.readme');
-    assert.equal((await api('DELETE', `/api/mcp/${mcpId}/resources/${String(res.id)}`)).status, 200);
-    assert.equal((await api('PUT', `/api/mcp/${mcpId}/rules`, { rules: [] })).status, 200);
+    must(await api.call('DELETE /api/mcp/:id/resources/:rid', { params: { id: mcpId, rid: String(res.id) } }));
+    must(await api.call('PUT /api/mcp/:id/rules', { params: { id: mcpId }, body: { rules: [] } }));
 
     const p = await plan();
     assert.equal(p.code, 2, p.stdout + p.stderr);
@@ -141,15 +151,14 @@ describe('terraform provider', { skip, concurrency: false }, () => {
     assert.match(p.stdout, /tollgate_mcp_resource\.readme will be created/);
     assert.match(p.stdout, /tollgate_rule_set\.mcp will be updated in-place/);
     await tf.ok('apply', '-auto-approve');
-    assert.equal((await api('GET', `/api/llm/${String(out.llm_id)}`)).body.name, 'chat');
-    assert.equal((await api('GET', `/api/mcp/${mcpId}/rules`)).body.rules.length, 2);
+    assert.equal(must(await api.call('GET /api/llm/:id', { params: { id: String(out.llm_id) } })).name, 'chat');
+    assert.equal(must(await api.call('GET /api/mcp/:id/rules', { params: { id: mcpId } })).rules.length, 2);
     assert.equal((await plan()).code, 0);
   });
 
   test('objects created through REST are imported, composite ids included', async () => {
-    const s = await api('POST', '/api/mcp', { name: 'handmade', url: upstream.url });
-    const sid = s.body.server.id as string;
-    const r = await api('POST', `/api/mcp/${sid}/resources`, { uri: 'docs://handmade', name: 'handmade', content: 'x' });
+    const sid = must(await api.call('POST /api/mcp', { body: { name: 'handmade', url: upstream.url } })).server.id;
+    const r = must(await api.call('POST /api/mcp/:id/resources', { params: { id: sid }, body: { uri: 'docs://handmade', name: 'handmade', content: 'x' } }));
     const extra = `
 resource "tollgate_mcp_server" "handmade" {
   name = "handmade"
@@ -167,7 +176,7 @@ import {
 }
 `;
     tf.write({ 'main.tf': mainTf({ ...vars, extra }) });
-    await tf.ok('import', 'tollgate_mcp_resource.handmade', `${sid}/${String(r.body.id)}`);
+    await tf.ok('import', 'tollgate_mcp_resource.handmade', `${sid}/${r.id}`);
     const p = await tf.run('plan', '-detailed-exitcode');
     assert.match(p.stdout, /Plan: 1 to import, 0 to add, 0 to change, 0 to destroy/, p.stdout + p.stderr);
     await tf.ok('apply', '-auto-approve');
@@ -195,7 +204,7 @@ resource "tollgate_llm_proxy" "bad" {
     assert.match(r.stderr, /Creating the LLM proxy failed \(HTTP 400\)/);
     assert.match(r.stderr, /budget\.capUsd: must be >= 0/);
     assert.match(r.stderr, /\d+:\s+budget = \{/, 'terraform points at the attribute in the configuration');
-    const proxies = (await api('GET', '/api/llm')).body.proxies as Array<{ name: string }>;
+    const proxies = must(await api.call('GET /api/llm')).proxies;
     assert.ok(!proxies.some((p) => p.name === 'bad'));
 
     const wrongRule = `${vars.extra ?? ''}
@@ -259,7 +268,7 @@ resource "tollgate_api_key" "fleet" {
     const r = await tf.ok('apply', '-auto-approve', '-parallelism=10');
     timings.apply20Keys = r.ms;
     assert.match(r.stdout, /Resources: 20 added, 0 changed, 0 destroyed/);
-    const keys = (await api('GET', '/api/keys')).body.keys as Array<{ tags: string[] }>;
+    const keys = must(await api.call('GET /api/keys')).keys;
     assert.equal(keys.filter((k) => k.tags.some((x) => x.startsWith('name:fleet-'))).length, 20);
     assert.equal((await plan()).code, 0);
   });
@@ -298,8 +307,8 @@ output "guarded_tools" { value = length(tollgate_mcp_server.guarded.tools) }
   test('destroy leaves nothing behind', async () => {
     const r = await tf.ok('destroy', '-auto-approve');
     timings.destroy = r.ms;
-    assert.equal((await api('GET', '/api/mcp')).body.servers.length, 0);
-    assert.equal((await api('GET', '/api/llm')).body.proxies.length, 0);
-    assert.equal((await api('GET', '/api/keys')).body.keys.length, 0);
+    assert.equal(must(await api.call('GET /api/mcp')).servers.length, 0);
+    assert.equal(must(await api.call('GET /api/llm')).proxies.length, 0);
+    assert.equal(must(await api.call('GET /api/keys')).keys.length, 0);
   });
 });

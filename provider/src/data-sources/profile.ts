@@ -1,8 +1,6 @@
 // Data source tollgate_profile: who the provider's token belongs to (GET /api/profile).
-import type { z } from 'zod';
-import type { profileSchema } from '@tollgate/contract';
-import type { DataSourceType } from '../framework/types.ts';
 import type { ApiClient } from '@tollgate/contract';
+import type { DataSourceType } from '../framework/types.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
 
 export const profileDataSource: DataSourceType<ApiClient> = {
@@ -17,7 +15,7 @@ export const profileDataSource: DataSourceType<ApiClient> = {
     },
   },
   async read(client) {
-    const r = await client.get<z.output<typeof profileSchema>>('/api/profile');
+    const r = await client.call('GET /api/profile');
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, { action: 'Reading the profile' })] };
     return { value: { id: r.body.consumerId, email: r.body.email, name: r.body.name, tags: r.body.tags }, diagnostics: [] };
   },

@@ -1,11 +1,13 @@
-// Data sources tollgate_mcp_server and tollgate_llm_proxy: an existing proxy by id or name.
-import type { z } from 'zod';
-import { PROVIDER_IDS, type llmProxyRecordSchema, type mcpServerRecordSchema } from '@tollgate/contract';
+// Data sources tollgate_mcp_server and tollgate_llm_proxy: an existing proxy by id or name. The computed attributes
+// are fields of the answer, described by the contract (the request body's text where the answer has none).
+import { createLlmProxySchema, llmProxyRecordSchema, mcpCreateSchema, mcpServerRecordSchema } from '@tollgate/contract';
 import type { Attribute } from '../framework/types.ts';
-import { byIdOrName, validateIdOrName, type LookupDataSource } from './lookup.ts';
+import { recordAttribute, type RecordFact } from '../schema/from-contract.ts';
+import { byIdOrName, listed, validateIdOrName, type LookupDataSource } from './lookup.ts';
 
 const key = (d: string): Attribute => ({ type: 'string', optional: true, computed: true, description: d });
-const out = (type: Attribute['type'], description: string): Attribute => ({ type, computed: true, description });
+const mcp = (fact: RecordFact) => recordAttribute(mcpServerRecordSchema, fact, mcpCreateSchema);
+const llm = (fact: RecordFact) => recordAttribute(llmProxyRecordSchema, fact, createLlmProxySchema);
 
 export const mcpServerDataSource: LookupDataSource = {
   schema: {
@@ -14,15 +16,17 @@ export const mcpServerDataSource: LookupDataSource = {
     attributes: {
       id: key('The server id; set id or name.'),
       name: key('The server name; set id or name (it must be unique).'),
-      url: out('string', 'Upstream MCP endpoint.'),
-      auth_type: out('string', 'none or bearer.'),
-      proxy_host: out('string', 'The host clients call.'),
-      tools: out(['list', 'string'], 'Names of the discovered tools.'),
+      url: mcp({ from: 'url' }),
+      auth_type: mcp({ from: 'authType' }),
+      proxy_host: mcp({ from: 'proxyHost' }),
+      tools: mcp({ from: 'tools', type: ['list', 'string'], description: 'Names of the discovered tools.' }),
     },
   },
   validate: validateIdOrName,
-  read: byIdOrName<z.output<typeof mcpServerRecordSchema>>({
-    what: 'MCP server', one: (id) => `/api/mcp/${id}`, list: '/api/mcp', listKey: 'servers',
+  read: byIdOrName({
+    what: 'MCP server',
+    one: (client, id) => client.call('GET /api/mcp/:id', { params: { id } }),
+    list: (client) => listed(client.call('GET /api/mcp'), 'servers'),
     toState: (r) => ({ id: r.id, name: r.name, url: r.url, auth_type: r.authType, proxy_host: r.proxyHost, tools: r.tools.map((t) => t.name) }),
   }),
 };
@@ -34,16 +38,18 @@ export const llmProxyDataSource: LookupDataSource = {
     attributes: {
       id: key('The proxy id; set id or name.'),
       name: key('The proxy name; set id or name (it must be unique).'),
-      llm_provider: out('string', `One of ${PROVIDER_IDS.join(', ')}.`),
-      allowed_models: out(['list', 'string'], 'Models clients may use (empty: all).'),
-      default_model: out('string', 'Default model, if any.'),
-      log_conversations: out('bool', 'Whether conversations are stored.'),
-      proxy_host: out('string', 'The host clients call.'),
+      llm_provider: llm({ from: 'provider' }),
+      allowed_models: llm({ from: 'allowedModels' }),
+      default_model: llm({ from: 'defaultModel' }),
+      log_conversations: llm({ from: 'logConversations' }),
+      proxy_host: llm({ from: 'proxyHost', description: '<id>.<proxy domain>: the host clients call.' }),
     },
   },
   validate: validateIdOrName,
-  read: byIdOrName<z.output<typeof llmProxyRecordSchema>>({
-    what: 'LLM proxy', one: (id) => `/api/llm/${id}`, list: '/api/llm', listKey: 'proxies',
+  read: byIdOrName({
+    what: 'LLM proxy',
+    one: (client, id) => client.call('GET /api/llm/:id', { params: { id } }),
+    list: (client) => listed(client.call('GET /api/llm'), 'proxies'),
     toState: (r) => ({ id: r.id, name: r.name, llm_provider: r.provider, allowed_models: r.allowedModels, default_model: r.defaultModel, log_conversations: r.logConversations, proxy_host: r.proxyHost }),
   }),
 };

@@ -1,19 +1,26 @@
-// tollgate_api_key: a client API key (POST/PATCH/DELETE /api/keys; read from the listing). The plaintext is only in
+// tollgate_api_key: a client API key (POST /api/keys, GET/PATCH/DELETE /api/keys/:id). The plaintext is only in
 // the create answer, so `key` is known after create and kept in state as sensitive; an imported key has no key.
 // The API stores tags, not the permission lists, so read compares tag sets: a configuration that produces the
 // same tags (another order, a wildcard next to names) is not drift.
-import type { z } from 'zod';
-import { buildKeyTags, createKeyBodySchema, llmPermissionSchema, mcpPermissionSchema, nameTag, parseKeyTags, type createdKeySchema, type keyRecordSchema } from '@tollgate/contract';
+import { NOT_FOUND, buildKeyTags, createKeyBodySchema, createdKeySchema, keyRecordSchema, nameTag, parseKeyTags, type ApiClient } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '@tollgate/contract';
 import { goneIsFine, importById } from './common.ts';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
-import { describeOf } from '../schema/describe.ts';
+import { deriveResource } from '../schema/from-contract.ts';
 import { objects, orElse, str, strings } from './values.ts';
 
-type KeyRecord = z.output<typeof keyRecordSchema>;
-type CreatedKey = z.output<typeof createdKeySchema>;
-const shape = createKeyBodySchema.shape;
+export const API_KEY = deriveResource({
+  description: 'A client API key with its permissions. The plaintext key is known after create and kept in the state as a sensitive value.',
+  body: createKeyBodySchema,
+  record: keyRecordSchema,
+  before: { id: { from: 'id', stable: true, description: 'The key id (uuid).' } },
+  facts: { name: { forceNew: true, note: 'Changing it replaces the key.' } },
+  after: {
+    key: { from: 'key', record: createdKeySchema, sensitive: true, stable: true, description: 'The plaintext key: known after create only (null after import).' },
+    masked_key: { from: 'key', stable: true },
+  },
+});
+
 const action = (verb: string) => ({ action: `${verb} the API key` });
 
 function permissions(s: ObjectValue) {
@@ -47,40 +54,8 @@ function state(rec: { id: string; tags: string[] }, prior: ObjectValue, masked: 
   };
 }
 
-async function find(client: ApiClient, id: string) {
-  const r = await client.get<{ keys: KeyRecord[] }>('/api/keys');
-  if (!r.ok) return r;
-  const rec = r.body.keys.find((k) => k.id === id);
-  return rec ? { ok: true as const, rec } : { ok: false as const, error: { status: 404, message: 'Key not found' } };
-}
-
 export const apiKeyResource: ResourceType<ApiClient> = {
-  schema: {
-    version: 0,
-    description: 'A client API key with its permissions. The plaintext key is known after create and kept in the state as a sensitive value.',
-    attributes: {
-      id: { type: 'string', computed: true, stable: true, description: 'The key id (uuid).' },
-      name: { type: 'string', required: true, forceNew: true, description: `${describeOf(shape.name)} Changing it replaces the key.` },
-      mcp_permissions: {
-        optional: true, computed: true, description: describeOf(shape.mcpPermissions),
-        nested: { nesting: 'list', attributes: {
-          id: { type: 'string', required: true, description: describeOf(mcpPermissionSchema.shape.id) },
-          tools: { type: ['list', 'string'], optional: true, computed: true, description: describeOf(mcpPermissionSchema.shape.tools) },
-          resources: { type: ['list', 'string'], optional: true, computed: true, description: describeOf(mcpPermissionSchema.shape.resources) },
-        } },
-      },
-      llm_permissions: {
-        optional: true, computed: true, description: describeOf(shape.llmPermissions),
-        nested: { nesting: 'list', attributes: {
-          id: { type: 'string', required: true, description: describeOf(llmPermissionSchema.shape.id) },
-          models: { type: ['list', 'string'], required: true, description: describeOf(llmPermissionSchema.shape.models) },
-        } },
-      },
-      custom_tags: { type: ['list', 'string'], optional: true, computed: true, description: describeOf(shape.customTags) },
-      key: { type: 'string', computed: true, sensitive: true, stable: true, description: 'The plaintext key: known after create only (null after import).' },
-      masked_key: { type: 'string', computed: true, stable: true, description: 'The key as listings show it.' },
-    },
-  },
+  schema: API_KEY.schema,
   modifyPlan({ config, planned }) {
     const mcp = (objects(config, 'mcp_permissions') ?? []).map((p): ObjectValue => ({ ...p, tools: orElse(p.tools, []), resources: orElse(p.resources, []) }));
     const out: ObjectValue = {
@@ -92,23 +67,23 @@ export const apiKeyResource: ResourceType<ApiClient> = {
     return { planned: out };
   },
   async create(client, planned) {
-    const r = await client.post<{ key: CreatedKey }>('/api/keys', { name: str(planned, 'name'), ...permissions(planned) });
+    const r = await client.call('POST /api/keys', { body: API_KEY.body(planned) });
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Creating'))] };
-    const listed = await find(client, r.body.key.id);
-    if (!listed.ok) return { diagnostics: [apiErrorDiagnostic(listed.error, action('Reading'))] };
-    return { value: state(listed.rec, { ...planned, key: r.body.key.key }, listed.rec.key), diagnostics: [] };
+    const got = await client.call('GET /api/keys/:id', { params: { id: r.body.key.id } });
+    if (!got.ok) return { diagnostics: [apiErrorDiagnostic(got.error, action('Reading'))] };
+    return { value: state(got.body, { ...planned, key: r.body.key.key }, got.body.key), diagnostics: [] };
   },
   async read(client, prior) {
-    const r = await find(client, String(prior.id));
-    if (r.ok) return { value: state(r.rec, prior, r.rec.key), diagnostics: [] };
-    if (r.error.status === 404) return { value: null, diagnostics: [] };
+    const r = await client.call('GET /api/keys/:id', { params: { id: String(prior.id) } });
+    if (r.ok) return { value: state(r.body, prior, r.body.key), diagnostics: [] };
+    if (r.error.status === NOT_FOUND) return { value: null, diagnostics: [] };
     return { diagnostics: [apiErrorDiagnostic(r.error, action('Reading'))] };
   },
   async update(client, planned, prior) {
-    const r = await client.patch<{ key: KeyRecord }>(`/api/keys/${String(prior.id)}`, permissions(planned));
+    const r = await client.call('PATCH /api/keys/:id', { params: { id: String(prior.id) }, body: API_KEY.body(planned) });
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return { value: state(r.body.key, planned, r.body.key.key), diagnostics: [] };
   },
-  delete: (client, prior) => goneIsFine(client.delete(`/api/keys/${String(prior.id)}`), action('Deleting')),
+  delete: (client, prior) => goneIsFine(client.call('DELETE /api/keys/:id', { params: { id: String(prior.id) } }), action('Deleting')),
   importState: importById,
 };

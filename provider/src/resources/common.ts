@@ -1,6 +1,6 @@
 // Pieces every resource uses: read-or-gone, and secrets that may be given as a stored sensitive argument or as a
 // Terraform 1.11 write-only argument (never stored) with a version that says when to send it again.
-import type { Attribute, ObjectValue, Result } from '../framework/types.ts';
+import type { ObjectValue, Result } from '../framework/types.ts';
 import { NOT_FOUND, type ApiResult } from '@tollgate/contract';
 import { apiErrorDiagnostic, errorDiagnostic, type ErrorContext } from '../client/diagnostics.ts';
 import { num, str } from './values.ts';
@@ -30,14 +30,6 @@ export async function readOrGone<T>(fetch: () => Promise<ApiResult<T>>, toState:
   if (r.ok) return { value: toState(r.body), diagnostics: [] };
   if (r.error.status === NOT_FOUND) return { value: null, diagnostics: [] };
   return { diagnostics: [apiErrorDiagnostic(r.error, ctx)] };
-}
-
-export function secretAttributes(name: string, description: string): Record<string, Attribute> {
-  return {
-    [name]: { type: 'string', optional: true, sensitive: true, description: `${description} Stored in the Terraform state (sensitive); use ${name}_wo to keep it out.` },
-    [`${name}_wo`]: { type: 'string', optional: true, sensitive: true, writeOnly: true, description: `Write-only form of ${name} (Terraform 1.11+): sent to the server, never stored in state. Change ${name}_wo_version to send a new value.` },
-    [`${name}_wo_version`]: { type: 'number', optional: true, description: `Any number; changing it sends ${name}_wo again.` },
-  };
 }
 
 /**

@@ -1,86 +1,51 @@
 // tollgate_mcp_server: an MCP server proxy (POST/GET/PATCH/DELETE /api/mcp). `discover_tools` runs tool discovery
 // (POST /api/mcp/:id/tools) after create and after a URL change, so `tools` lists the catalog keys can grant.
-import type { z } from 'zod';
-import { mcpCreateSchema, type mcpServerRecordSchema } from '@tollgate/contract';
+import { mcpCreateSchema, mcpServerRecordSchema, type ApiClient, type ResponseOf } from '@tollgate/contract';
 import { UNKNOWN, type ObjectValue, type ResourceType } from '../framework/types.ts';
-import type { ApiClient } from '@tollgate/contract';
 import { apiErrorDiagnostic } from '../client/diagnostics.ts';
-import { describeOf } from '../schema/describe.ts';
-import { inboundAuthAttribute, inboundAuthBody, inboundAuthState, planInboundAuth, validateInboundAuth } from './inbound-auth.ts';
-import { goneIsFine, importById, readOrGone, secretAttributes, writeOnlySecret } from './common.ts';
+import { deriveResource } from '../schema/from-contract.ts';
+import { planInboundAuth, validateInboundAuth } from './inbound-auth.ts';
+import { goneIsFine, importById, readOrGone, writeOnlySecret } from './common.ts';
 import { DEFAULTS } from './defaults.ts';
-import { bool, str } from './values.ts';
+import { bool } from './values.ts';
 
-type McpServerRecord = z.output<typeof mcpServerRecordSchema>;
-const shape = mcpCreateSchema.shape;
-const action = (verb: string) => ({ action: `${verb} the MCP server`, rename: { authToken: 'auth_token' } });
+export const MCP_SERVER = deriveResource({
+  description: 'An MCP server behind the gateway: clients call its proxy host with a Tollgate key, the gateway forwards to url.',
+  body: mcpCreateSchema,
+  record: mcpServerRecordSchema,
+  before: { id: { from: 'id', stable: true, description: 'The server id (uuid).' } },
+  facts: { auth_token: { secret: true }, auth: { nested: { jwks_json: { note: 'Use jsonencode().' } } } },
+  after: {
+    discover_tools: { type: 'bool', optional: true, description: 'Run tool discovery after create and after a URL change, so that tools lists the upstream catalog.' },
+    proxy_host: { from: 'proxyHost', stable: true },
+    tools: { from: 'tools', type: ['list', 'string'], description: 'Names of the discovered tools (empty until discovery runs).' },
+  },
+});
 
-function state(rec: McpServerRecord, prior: ObjectValue): ObjectValue {
-  return {
-    id: rec.id,
-    name: rec.name,
-    url: rec.url,
-    auth_type: rec.authType,
-    // Never returned by the API: what terraform last sent is what it knows.
-    auth_token: prior.auth_token ?? null,
-    auth_token_wo: null,
-    auth_token_wo_version: prior.auth_token_wo_version ?? null,
-    auth: inboundAuthState(rec.auth),
-    discover_tools: prior.discover_tools ?? null,
-    proxy_host: rec.proxyHost,
-    tools: rec.tools.map((t) => t.name),
-  };
+const action = (verb: string) => ({ action: `${verb} the MCP server`, rename: MCP_SERVER.renames });
+
+function state(rec: ResponseOf<'GET /api/mcp/:id'>, prior: ObjectValue): ObjectValue {
+  return { ...MCP_SERVER.state(rec, prior), discover_tools: prior.discover_tools ?? null, tools: rec.tools.map((t) => t.name) };
 }
 
-function body(planned: ObjectValue, config: ObjectValue, prior?: ObjectValue): Record<string, unknown> {
+function body(planned: ObjectValue, config: ObjectValue, prior?: ObjectValue) {
   const token = writeOnlySecret(planned, config, 'auth_token', prior);
-  return {
-    name: str(planned, 'name'),
-    url: str(planned, 'url'),
-    authType: str(planned, 'auth_type') ?? DEFAULTS.mcpAuthType,
-    ...(token !== undefined ? { authToken: token } : {}),
-    auth: inboundAuthBody(planned),
-  };
-}
-
-async function discover(client: ApiClient, id: string): Promise<string[] | { error: ReturnType<typeof apiErrorDiagnostic> }> {
-  const r = await client.post<{ tools: { name: string }[] }>(`/api/mcp/${id}/tools`);
-  if (!r.ok) return { error: apiErrorDiagnostic(r.error, { action: 'Discovering the MCP server\'s tools' }) };
-  return r.body.tools.map((t) => t.name);
-}
-
-async function fetchRecord(client: ApiClient, id: string) {
-  return client.get<McpServerRecord & { pin?: unknown }>(`/api/mcp/${id}`);
+  return { ...MCP_SERVER.body(planned), ...(token !== undefined ? { authToken: token } : {}) };
 }
 
 async function settle(client: ApiClient, id: string, planned: ObjectValue, runDiscovery: boolean) {
   const diagnostics = [];
   if (runDiscovery) {
-    const d = await discover(client, id);
-    if ('error' in d) diagnostics.push(d.error);
+    const d = await client.call('POST /api/mcp/:id/tools', { params: { id } });
+    if (!d.ok) diagnostics.push(apiErrorDiagnostic(d.error, { action: 'Discovering the MCP server\'s tools' }));
   }
-  const r = await fetchRecord(client, id);
+  const r = await client.call('GET /api/mcp/:id', { params: { id } });
   if (!r.ok) return { diagnostics: [...diagnostics, apiErrorDiagnostic(r.error, action('Reading'))] };
-  const { pin: _pin, ...rec } = r.body;
-  return { value: state(rec, planned), diagnostics };
+  return { value: state(r.body, planned), diagnostics };
 }
 
 export const mcpServerResource: ResourceType<ApiClient> = {
-  schema: {
-    version: 0,
-    description: 'An MCP server behind the gateway: clients call its proxy host with a Tollgate key, the gateway forwards to url.',
-    attributes: {
-      id: { type: 'string', computed: true, stable: true, description: 'The server id (uuid).' },
-      name: { type: 'string', required: true, description: describeOf(shape.name) },
-      url: { type: 'string', required: true, description: describeOf(shape.url) },
-      auth_type: { type: 'string', optional: true, computed: true, description: `${describeOf(shape.authType)} Default ${DEFAULTS.mcpAuthType}.` },
-      ...secretAttributes('auth_token', describeOf(shape.authToken)),
-      auth: inboundAuthAttribute,
-      discover_tools: { type: 'bool', optional: true, description: 'Run tool discovery after create and after a URL change, so that tools lists the upstream catalog.' },
-      proxy_host: { type: 'string', computed: true, stable: true, description: '<id>.<proxy domain>: the host clients call.' },
-      tools: { type: ['list', 'string'], computed: true, description: 'Names of the discovered tools (empty until discovery runs).' },
-    },
-  },
+  schema: MCP_SERVER.schema,
   validate: validateInboundAuth,
   modifyPlan({ prior, config, planned }) {
     const out: ObjectValue = { ...planned, auth_type: config.auth_type ?? DEFAULTS.mcpAuthType, auth: planInboundAuth(config.auth) };
@@ -89,17 +54,17 @@ export const mcpServerResource: ResourceType<ApiClient> = {
     return { planned: out };
   },
   async create(client, planned, config) {
-    const r = await client.post<{ server: McpServerRecord }>('/api/mcp', body(planned, config));
+    const r = await client.call('POST /api/mcp', { body: body(planned, config) });
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Creating'))] };
     return settle(client, r.body.server.id, planned, bool(planned, 'discover_tools') === true);
   },
-  read: (client, prior) => readOrGone(() => fetchRecord(client, String(prior.id)), ({ pin: _pin, ...rec }) => state(rec, prior), action('Reading')),
+  read: (client, prior) => readOrGone(() => client.call('GET /api/mcp/:id', { params: { id: String(prior.id) } }), (rec) => state(rec, prior), action('Reading')),
   async update(client, planned, prior, config) {
     const id = String(prior.id);
-    const r = await client.patch(`/api/mcp/${id}`, body(planned, config, prior));
+    const r = await client.call('PATCH /api/mcp/:id', { params: { id }, body: body(planned, config, prior) });
     if (!r.ok) return { diagnostics: [apiErrorDiagnostic(r.error, action('Updating'))] };
     return settle(client, id, planned, planned.tools === UNKNOWN);
   },
-  delete: (client, prior) => goneIsFine(client.delete(`/api/mcp/${String(prior.id)}`), action('Deleting')),
+  delete: (client, prior) => goneIsFine(client.call('DELETE /api/mcp/:id', { params: { id: String(prior.id) } }), action('Deleting')),
   importState: importById,
 };

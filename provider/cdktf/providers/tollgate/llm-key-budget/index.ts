@@ -32,7 +32,7 @@ export interface LlmKeyBudgetConfig extends cdktf.TerraformMetaArguments {
   */
   readonly llmProxyId: string;
   /**
-  * Spend window: daily (UTC midnight), weekly (UTC Monday), monthly (UTC day 1), fixed (only reset by the reset endpoint). One of fixed, daily, weekly, monthly.
+  * Spend window: daily (UTC midnight), weekly (UTC Monday), monthly (UTC day 1), fixed (only reset by the reset endpoint).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_key_budget#period LlmKeyBudget#period}
   */

@@ -14,7 +14,7 @@ export interface LlmProxyConfig extends cdktf.TerraformMetaArguments {
   */
   readonly allowedModels?: string[];
   /**
-  * How clients authenticate to the proxy. Null (omitted) means client API keys.
+  * Inbound auth; null means client API keys (svc_api_key).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#auth LlmProxy#auth}
   */
@@ -32,7 +32,7 @@ export interface LlmProxyConfig extends cdktf.TerraformMetaArguments {
   */
   readonly defaultModel?: string;
   /**
-  * The REST field provider: one of openai, anthropic, gemini, mistral.
+  * The LLM provider: openai, anthropic, gemini or mistral. The REST field is provider; terraform reserves that name.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#llm_provider LlmProxy#llm_provider}
   */
@@ -94,7 +94,7 @@ export interface LlmProxyAuth {
   */
   readonly jwksJson?: string;
   /**
-  * svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson. One of svc_api_key, jwt; default svc_api_key.
+  * svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson. Default svc_api_key.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#mode LlmProxy#mode}
   */
@@ -318,7 +318,7 @@ export interface LlmProxyBudget {
   */
   readonly hardBlock?: boolean | cdktf.IResolvable;
   /**
-  * Spend window: daily (UTC midnight), weekly (UTC Monday), monthly (UTC day 1), fixed (only reset by the reset endpoint). One of fixed, daily, weekly, monthly.
+  * Spend window: daily (UTC midnight), weekly (UTC Monday), monthly (UTC day 1), fixed (only reset by the reset endpoint).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/llm_proxy#period LlmProxy#period}
   */

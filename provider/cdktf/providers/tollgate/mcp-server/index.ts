@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface McpServerConfig extends cdktf.TerraformMetaArguments {
   /**
-  * How clients authenticate to the proxy. Null (omitted) means client API keys.
+  * Inbound auth, from clients to the proxy; null means client API keys (svc_api_key).
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#auth McpServer#auth}
   */
@@ -82,7 +82,7 @@ export interface McpServerAuth {
   */
   readonly jwksJson?: string;
   /**
-  * svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson. One of svc_api_key, jwt; default svc_api_key.
+  * svc_api_key: client keys minted by Tollgate; jwt: JWTs checked against jwksJson. Default svc_api_key.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#mode McpServer#mode}
   */

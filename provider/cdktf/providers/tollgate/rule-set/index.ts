@@ -20,7 +20,7 @@ export interface RuleSetConfig extends cdktf.TerraformMetaArguments {
   */
   readonly proxyKind: string;
   /**
-  * The rules, in evaluation order. Set rule_type and that type's fields; the other fields stay unset.
+  * The whole ordered rule array; it replaces the stored one atomically. At most 100 rules, of which at most 20 lambda rules, per proxy. Set rule_type and that type's fields; the other fields stay unset.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/rule_set#rules RuleSet#rules}
   */
