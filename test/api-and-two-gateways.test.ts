@@ -7,7 +7,8 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startChildGateway, childAtVersion, type ChildGateway } from '../server/src/testing/child-gateway.ts';
-import { newIsolation, startTestApp, type TestApp, type TestUser } from '../server/src/testing/harness.ts';
+import type { ApiClient } from '@tollgate/contract';
+import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
 import { rawLlm } from '../server/src/testing/llm-kit.ts';
@@ -19,6 +20,7 @@ const why = 'an API and two gateway processes need a shared PostgreSQL and Redis
 
 let api: TestApp;
 let user: TestUser;
+let client: ApiClient;
 let up: McpUpstream;
 let fake: FakeProvider;
 let a: ChildGateway;
@@ -31,6 +33,7 @@ before(async () => {
   const env = { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url };
   api = await startTestApp({ isolation: iso, role: 'api', env });
   user = await api.createUser();
+  client = api.client(user.pat);
   up = await startMcpUpstream();
   [a, b] = await Promise.all([startChildGateway(iso, env), startChildGateway(iso, env)]);
 });
@@ -44,17 +47,14 @@ after(async () => {
   await api.close();
 });
 
-const call = (method: string, path: string, body?: unknown) => api.request(method, path, { token: user.pat, body });
 const version = async (g: ChildGateway) => ((await (await fetch(`${g.adminUrl}/status`)).json()) as { configVersion: number }).configVersion;
 
 test('a proxy created through the API serves on both gateways within a second; a rate limit and a rule change hold on both', { skip: shared ? false : why }, async () => {
-  const created = await call('POST', '/api/mcp', { name: 'replicated', url: up.url });
+  const { id } = must(await client.call('POST /api/mcp', { body: { name: 'replicated', url: up.url } })).server;
   const t0 = Date.now();
-  assert.equal(created.status, 201, created.text);
-  const id = created.body.server.id as string;
-  assert.equal((await call('POST', `/api/mcp/${id}/tools`)).status, 200);
-  const k = await call('POST', '/api/keys', { name: 'both', mcpPermissions: [{ id, tools: ['*'] }] });
-  const h = { authorization: `Bearer ${k.body.key.key as string}` };
+  must(await client.call('POST /api/mcp/:id/tools', { params: { id } }));
+  const k = must(await client.call('POST /api/keys', { body: { name: 'both', mcpPermissions: [{ id, tools: ['*'] }] } }));
+  const h = { authorization: `Bearer ${k.key.key}` };
   // Config reaches the gateways by Redis pub/sub (the version poll is the fallback).
   const serving = (g: ChildGateway) => eventually(async () => (await rawPost(`${g.url}/${id}/`, INIT, h)).status === 200, { timeoutMs: 1000, intervalMs: 20, what: 'the proxy serving' });
   await Promise.all([serving(a), serving(b)]);
@@ -62,29 +62,27 @@ test('a proxy created through the API serves on both gateways within a second; a
 
   // Each change of config bumps its version by one; both gateways are at the same version now (they serve the proxy).
   const withoutRule = Math.max(await version(a), await version(b));
-  assert.equal((await call('PUT', `/api/mcp/${id}/rules`, { rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60 }] })).status, 200);
+  must(await client.call('PUT /api/mcp/:id/rules', { params: { id }, body: { rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60 }] } }));
   await Promise.all([childAtVersion(a, withoutRule + 1), childAtVersion(b, withoutRule + 1)]);
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push((await rawPost(`${(i % 2 ? a : b).url}/${id}/`, INIT, h)).status);
   assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429], 'four requests in all, whichever gateway answers');
 
   const before = await version(a);
-  assert.equal((await call('PUT', `/api/mcp/${id}/rules`, { rules: [] })).status, 200);
+  must(await client.call('PUT /api/mcp/:id/rules', { params: { id }, body: { rules: [] } }));
   await Promise.all([childAtVersion(a, before + 1), childAtVersion(b, before + 1)]);
   assert.equal((await rawPost(`${a.url}/${id}/`, INIT, h)).status, 200, 'the removed rule no longer applies on A');
   assert.equal((await rawPost(`${b.url}/${id}/`, INIT, h)).status, 200, 'nor on B');
 });
 
 test('a gateway stopped in the middle of traffic loses no usage: every answered request is counted once', { skip: shared ? false : why }, async () => {
-  const created = await call('POST', '/api/llm', { name: 'counted', provider: 'openai', providerKey: fake.providerKey });
-  assert.equal(created.status, 201, created.text);
-  const id = created.body.id as string;
-  const k = await call('POST', '/api/keys', { name: 'counted', llmPermissions: [{ id, models: ['*'] }] });
-  const h = { authorization: `Bearer ${k.body.key.key as string}` };
+  const { id } = must(await client.call('POST /api/llm', { body: { name: 'counted', provider: 'openai', providerKey: fake.providerKey } }));
+  const k = must(await client.call('POST /api/keys', { body: { name: 'counted', llmPermissions: [{ id, models: ['*'] }] } }));
+  const h = { authorization: `Bearer ${k.key.key}` };
   const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
   await eventually(async () => (await rawLlm(`${b.url}/${id}/v1/chat/completions`, body, h)).status === 200, { what: 'B serving the proxy' });
   await eventually(async () => (await rawLlm(`${a.url}/${id}/v1/chat/completions`, body, h)).status === 200, { what: 'A serving the proxy' });
-  const counted = async () => (await call('GET', `/api/llm/${id}/usage?months=1`)).body.totals.requests as number;
+  const counted = async () => must(await client.call('GET /api/llm/:id/usage', { params: { id }, query: { months: 1 } })).totals.requests;
   await eventually(async () => (await counted()) === 2, { what: 'the two warm-up requests counted' });
   // A provider that takes 50 ms keeps requests in flight on B when it is told to stop.
   fake.override = async (r, res) => {
@@ -110,14 +108,9 @@ test('a gateway stopped in the middle of traffic loses no usage: every answered 
   await stopped;
   fake.override = undefined;
   await api.flush();
-  await eventually(async () => {
-    const u = await call('GET', `/api/llm/${id}/usage?months=1`);
-    return u.body.totals.requests === answered.n;
-  }, { timeoutMs: 15_000, what: `usage counting the ${answered.n} answered requests` }).catch(async (err: Error) => {
-    const u = await call('GET', `/api/llm/${id}/usage?months=1`);
-    throw new Error(`${err.message}: usage has ${u.body.totals.requests} (statuses: ${JSON.stringify(statuses)})`);
+  await eventually(async () => (await counted()) === answered.n, { timeoutMs: 15_000, what: `usage counting the ${answered.n} answered requests` }).catch(async (err: Error) => {
+    throw new Error(`${err.message}: usage has ${await counted()} (statuses: ${JSON.stringify(statuses)})`);
   });
-  const u = await call('GET', `/api/llm/${id}/usage?months=1`);
-  assert.equal(u.body.totals.requests, answered.n, 'counted once each: none lost with the stopped gateway, none twice');
+  assert.equal(await counted(), answered.n, 'counted once each: none lost with the stopped gateway, none twice');
   assert.ok(answered.n > 2 && answered.n < 62, `the stop cut the traffic short (${answered.n} answered)`);
 });

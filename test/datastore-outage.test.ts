@@ -5,17 +5,19 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { eventually } from '../server/src/testing/eventually.ts';
 import { freePort } from '../server/src/testing/free-port.ts';
-import { startTestApp } from '../server/src/testing/harness.ts';
+import { must, startTestApp } from '../server/src/testing/harness.ts';
 
 test('with the database gone, management requests get 503 and a message that says so', async () => {
   const t = await startTestApp();
   try {
     const u = await t.createUser();
-    assert.equal((await t.request('GET', '/api/profile', { token: u.pat })).status, 200);
+    const api = t.client(u.pat);
+    must(await api.call('GET /api/profile'));
     await t.app.services.db.close();
-    const r = await t.request('GET', '/api/profile', { token: u.pat });
-    assert.equal(r.status, 503);
-    assert.deepEqual(r.body, { error: 'Service unavailable: the datastore is not reachable' });
+    const r = await api.call('GET /api/profile');
+    assert.equal(r.ok, false);
+    assert.deepEqual(!r.ok && { status: r.error.status, message: r.error.message, errorField: r.error.body?.errorField },
+      { status: 503, message: 'Service unavailable: the datastore is not reachable', errorField: true });
   } finally {
     await t.close().catch(() => undefined);
   }
@@ -31,16 +33,17 @@ test('with Redis gone, health answers 200 degraded and names redis as down', { s
     const t = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
     try {
       const u = await t.createUser();
-      const before = await t.request('GET', '/api/health', { token: u.pat });
-      assert.equal(before.body.overall, 'operational');
+      const api = t.client(u.pat);
+      assert.equal(must(await api.call('GET /api/health')).overall, 'operational');
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));
-      const after = await t.request('GET', '/api/health', { token: u.pat });
-      assert.equal(after.status, 200);
-      assert.equal(after.body.overall, 'degraded');
-      const entry = after.body.services.find((s: { name: string }) => s.name === 'redis');
-      assert.equal(entry.status, 'down');
-      assert.equal(typeof entry.latencyMs, 'number');
+      const after = await api.call('GET /api/health');
+      const health = must(after);
+      assert.equal(after.ok && after.status, 200);
+      assert.equal(health.overall, 'degraded');
+      const entry = health.services.find((s) => s.name === 'redis');
+      assert.equal(entry?.status, 'down');
+      assert.equal(typeof entry?.latencyMs, 'number');
     } finally {
       await t.close().catch(() => undefined);
     }

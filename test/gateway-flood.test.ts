@@ -17,7 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 // @ts-expect-error: the bench helpers are plain JavaScript without declarations
-import { api, peakRssMb, start, tollgateBin } from '../bench/common.mjs';
+import { peakRssMb, start, tollgateBin } from '../bench/common.mjs';
+import { ApiClient } from '@tollgate/contract';
+import { must } from '../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
 import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
 
@@ -49,10 +51,11 @@ before(async () => {
   }, {
     pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: /"msg":"management API listening".*?"url":"([^"]+)"/, gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
   }, { timeoutMs: 90_000 });
-  const llm = await api(tg.api, tg.pat, 'POST', '/api/llm', { name: 'flood', provider: 'openai', providerKey: fake.providerKey });
-  ({ key: { key } } = await api(tg.api, tg.pat, 'POST', '/api/keys', { name: 'flood', llmPermissions: [{ id: llm.id, models: ['*'] }] }));
+  const client = new ApiClient({ endpoint: tg.api, token: tg.pat, userAgent: 'tollgate-tests' });
+  const llm = must(await client.call('POST /api/llm', { body: { name: 'flood', provider: 'openai', providerKey: fake.providerKey } }));
+  ({ key: { key } } = must(await client.call('POST /api/keys', { body: { name: 'flood', llmPermissions: [{ id: llm.id, models: ['*'] }] } })));
   path = `/${llm.id}/v1/chat/completions`;
-  const { server } = await api(tg.api, tg.pat, 'POST', '/api/mcp', { name: 'flood', url: mcpUp.url });
+  const { server } = must(await client.call('POST /api/mcp', { body: { name: 'flood', url: mcpUp.url } }));
   mcpPath = `/${server.id}/`;
 });
 

@@ -7,7 +7,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { childAtVersion, startChildGateway, type ChildGateway } from '../server/src/testing/child-gateway.ts';
-import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
+import { must, newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
 import { rawLlm } from '../server/src/testing/llm-kit.ts';
 
@@ -43,11 +43,9 @@ const childCaughtUp = () => childAtVersion(b, t.app.gateway!.store.version);
 
 test('two gateway processes share one budget window through Redis', { skip: shared ? false : why }, async () => {
   const user = await t.createUser();
-  const created = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'shared', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1000, hardBlock: true } } });
-  assert.equal(created.status, 201, created.text);
-  const id = created.body.id as string;
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'both', llmPermissions: [{ id, models: ['*'] }] } });
-  const key = k.body.key.key as string;
+  const api = t.client(user.pat);
+  const { id } = must(await api.call('POST /api/llm', { body: { name: 'shared', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1000, hardBlock: true } } }));
+  const key = must(await api.call('POST /api/keys', { body: { name: 'both', llmPermissions: [{ id, models: ['*'] }] } })).key.key;
   const urlA = `${t.gateway}/${id}/v1/chat/completions`;
   const urlB = `${gatewayB}/${id}/v1/chat/completions`;
   await childCaughtUp();
@@ -61,8 +59,7 @@ test('two gateway processes share one budget window through Redis', { skip: shar
     return true;
   };
   // Spend so far (the warm-up request through B) is 1.1835 cents; cap the window at 5 cents now.
-  const put = await t.request('PATCH', `/api/llm/${id}`, { token: user.pat, body: { budget: { period: 'daily', capUsd: 0.05, hardBlock: true } } });
-  assert.equal(put.status, 200, put.text);
+  must(await api.call('PATCH /api/llm/:id', { params: { id }, body: { budget: { period: 'daily', capUsd: 0.05, hardBlock: true } } }));
   await childCaughtUp();
   const results = await Promise.all(Array.from({ length: 40 }, (_, i) => rawLlm(i % 2 ? urlA : urlB, body, { authorization: `Bearer ${key}` })));
   const ok = results.filter((r) => r.status === 200).length;
@@ -74,7 +71,7 @@ test('two gateway processes share one budget window through Redis', { skip: shar
     assert.equal((await rawLlm(urlA, body, { authorization: `Bearer ${key}` })).status, 402);
     assert.equal((await rawLlm(urlB, body, { authorization: `Bearer ${key}` })).status, 402);
   }
-  const d = await t.request('GET', `/api/llm/${id}/usage/daily?days=1`, { token: user.pat });
-  assert.equal(d.body.window.spentCents, Math.round(spent));
+  const d = must(await api.call('GET /api/llm/:id/usage/daily', { params: { id }, query: { days: 1 } }));
+  assert.equal(d.window?.spentCents, Math.round(spent));
   fake.override = undefined;
 });

@@ -17,7 +17,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildGateway, type ChildGateway } from '../../server/src/testing/child-gateway.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { createKey, rawSession } from '../../server/src/testing/mcp-kit.ts';
 import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
@@ -131,13 +131,12 @@ type Checkpoint = { id: string; recovered_ms: string | null; record: { costMicro
 const checkpoints = (llmId: string) => api.app.services.db.query<Checkpoint>('SELECT id, recovered_ms, record FROM llm_stream_checkpoints WHERE llm_id = $1', [llmId]);
 
 test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is charged once; one SIGKILLed midway is charged once for what it delivered', { skip }, async () => {
-  const created = await api.request('POST', '/api/llm', { token: user.pat, body: { name: 'streams', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } });
-  assert.equal(created.status, 201, created.text);
-  const llmId = created.body.id as string;
-  const k = await api.request('POST', '/api/keys', { token: user.pat, body: { name: 'streams', llmPermissions: [{ id: llmId, models: ['*'] }] } });
+  const client = api.client(user.pat);
+  const { id: llmId } = must(await client.call('POST /api/llm', { body: { name: 'streams', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } }));
+  const key = must(await client.call('POST /api/keys', { body: { name: 'streams', llmPermissions: [{ id: llmId, models: ['*'] }] } })).key.key;
   fake.override = async (_r, res) => { await slowStream(res); return true; };
   const start = (g: ChildGateway) => stream(`${g.url}/${llmId}/v1/chat/completions`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${k.body.key.key as string}` },
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     body: JSON.stringify({ model: 'o1', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
   });
 
@@ -191,10 +190,10 @@ test('LLM: a stream in flight when its gateway gets SIGTERM finishes and is char
 });
 
 test('MCP: a stream cut by SIGTERM answers its waiting request with an error; SIGKILL leaves its one outcome event, never two', { skip }, async () => {
-  const r = await api.request('POST', '/api/mcp', { token: user.pat, body: { name: 'streams', url: up.url } });
-  assert.equal(r.status, 201, r.text);
-  const p = { id: r.body.server.id as string, user, pathUrl: '', hostUrl: '' };
-  assert.equal((await api.request('POST', `/api/mcp/${p.id}/tools`, { token: user.pat })).status, 200);
+  const client = api.client(user.pat);
+  const { id } = must(await client.call('POST /api/mcp', { body: { name: 'streams', url: up.url } })).server;
+  const p = { id, user, pathUrl: '', hostUrl: '' };
+  must(await client.call('POST /api/mcp/:id/tools', { params: { id } }));
   const key = await createKey(api, p);
   const events = async () => (await api.app.services.db.query<{ event_type: string; details: Record<string, unknown> }>('SELECT event_type, details FROM audit_events WHERE mcp_uuid = $1 ORDER BY id', [p.id]));
   const slowCall = async (g: ChildGateway) => {

@@ -6,8 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiClient, ApiResult } from '@tollgate/contract';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { must, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { rawLlm } from '../../server/src/testing/llm-kit.ts';
 import { INIT, createKey, createProxy, rawPost } from '../../server/src/testing/mcp-kit.ts';
@@ -15,11 +16,12 @@ import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp
 import { PrivatePostgres, postgresMissing } from './datastores.ts';
 
 const skip = postgresMissing ?? false;
-const UNAVAILABLE = { error: 'Service unavailable: the datastore is not reachable' };
+const UNAVAILABLE = { status: 503, error: 'Service unavailable: the datastore is not reachable', errorField: true };
 
 let pgsql: PrivatePostgres;
 let t: TestApp;
 let user: TestUser;
+let api: ApiClient;
 let up: McpUpstream;
 let fake: FakeProvider;
 
@@ -31,6 +33,7 @@ before(async () => {
   // In-process state (no Redis): this test is about the database alone.
   t = await startTestApp({ env: { DATABASE_URL: pgsql.url, REDIS_URL: '', TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url, TOLLGATE_CONFIG_POLL_MS: '200' } });
   user = await t.createUser();
+  api = t.client(user.pat);
 });
 
 after(async () => {
@@ -40,6 +43,10 @@ after(async () => {
   await fake?.close();
   await pgsql?.close();
 });
+
+/** A call's outcome as the 503 of an outage is compared: the status, the message and whether it was the {error} field. */
+const outcome = (r: ApiResult<unknown>) => (r.ok ? { status: r.status } : { status: r.error.status, error: r.error.message, errorField: r.error.body?.errorField });
+const answering = async () => (await api.call('GET /api/profile')).ok;
 
 interface Counts { events: number; allows: number; usage: number; spent: number; logs: number }
 
@@ -56,11 +63,16 @@ async function counts(mcpId: string, llmId: string): Promise<Counts> {
 test('with PostgreSQL down the API answers 503 and the gateway keeps serving; what it did is written when the database returns', { skip }, async () => {
   const mcp = await createProxy(t, user, up.url);
   const mcpKey = await createKey(t, mcp);
-  const created = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'llm', provider: 'openai', providerKey: fake.providerKey, logConversations: true, budget: { period: 'monthly', capUsd: 100, hardBlock: true } } });
-  assert.equal(created.status, 201, created.text);
-  const llmId = created.body.id as string;
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'llm', llmPermissions: [{ id: llmId, models: ['*'] }] } });
-  const llmAuth = { authorization: `Bearer ${k.body.key.key as string}` };
+  const { id: llmId } = must(await api.call('POST /api/llm', { body: { name: 'llm', provider: 'openai', providerKey: fake.providerKey, logConversations: true, budget: { period: 'monthly', capUsd: 100, hardBlock: true } } }));
+  const k = must(await api.call('POST /api/keys', { body: { name: 'llm', llmPermissions: [{ id: llmId, models: ['*'] }] } }));
+  const llmAuth = { authorization: `Bearer ${k.key.key}` };
+  const duringOutage: Array<[string, () => Promise<ApiResult<unknown>>]> = [
+    ['GET /api/profile', () => api.call('GET /api/profile')],
+    ['GET /api/mcp', () => api.call('GET /api/mcp')],
+    ['POST /api/keys', () => api.call('POST /api/keys', { body: { name: 'x' } })],
+    ['GET /api/llm/:id/usage', () => api.call('GET /api/llm/:id/usage', { params: { id: llmId }, query: { months: 1 } })],
+    ['GET /api/health', () => api.call('GET /api/health')],
+  ];
   const mcpCall = (n: number) => rawPost(mcp.pathUrl, { jsonrpc: '2.0', id: n, method: 'initialize', params: INIT.params }, { authorization: `Bearer ${mcpKey}` });
   const llmCall = () => rawLlm(`${t.gateway}/${llmId}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, llmAuth);
 
@@ -72,9 +84,8 @@ test('with PostgreSQL down the API answers 503 and the gateway keeps serving; wh
     const before = await counts(mcp.id, llmId);
 
     await pgsql.stop(mode);
-    for (const [method, path] of [['GET', '/api/profile'], ['GET', '/api/mcp'], ['POST', '/api/keys'], ['GET', `/api/llm/${llmId}/usage?months=1`], ['GET', '/api/health']] as const) {
-      const r = await t.request(method, path, { token: user.pat, body: method === 'POST' ? { name: 'x' } : undefined });
-      assert.deepEqual([r.status, r.body], [503, UNAVAILABLE], `${method} ${path} with the database ${mode}-stopped`);
+    for (const [route, call] of duringOutage) {
+      assert.deepEqual(outcome(await call()), UNAVAILABLE, `${route} with the database ${mode}-stopped`);
     }
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -86,7 +97,7 @@ test('with PostgreSQL down the API answers 503 and the gateway keeps serving; wh
     await sleep(700);
 
     await pgsql.start();
-    await eventually(async () => (await t.request('GET', '/api/profile', { token: user.pat })).status === 200, { what: 'the API answering again' });
+    await eventually(answering, { what: 'the API answering again' });
     const expected: Counts = { events: before.events + 11, allows: before.allows + 10, usage: before.usage + 5, spent: 0, logs: before.logs + 5 };
     const after = await eventually(async () => {
       const c = await counts(mcp.id, llmId);
@@ -104,23 +115,21 @@ test('with PostgreSQL down the API answers 503 and the gateway keeps serving; wh
   // The configuration flows again: a proxy created now serves at once.
   const next = await createProxy(t, user, up.url);
   assert.equal((await rawPost(next.pathUrl, INIT, { authorization: `Bearer ${await createKey(t, next)}` })).status, 200);
-  const logs = await t.request('GET', `/api/logs?limit=1&event_type=allow`, { token: user.pat });
-  assert.equal(logs.status, 200);
+  must(await api.call('GET /api/logs', { query: { limit: 1, event_type: 'allow' } }));
 });
 
 test('a hard budget whose window cannot be read from either store refuses with 503 (no spend is guessed)', { skip }, async () => {
-  const created = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'fresh', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1, hardBlock: true } } });
-  const llmId = created.body.id as string;
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'fresh', llmPermissions: [{ id: llmId, models: ['*'] }] } });
+  const { id: llmId } = must(await api.call('POST /api/llm', { body: { name: 'fresh', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1, hardBlock: true } } }));
+  const key = must(await api.call('POST /api/keys', { body: { name: 'fresh', llmPermissions: [{ id: llmId, models: ['*'] }] } })).key.key;
   await pgsql.stop('fast');
   try {
     // Its window was never used, so the hot copy does not exist and its rebuild needs PostgreSQL.
-    const r = await rawLlm(`${t.gateway}/${llmId}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${k.body.key.key as string}` });
-    assert.deepEqual([r.status, r.json], [503, UNAVAILABLE]);
+    const r = await rawLlm(`${t.gateway}/${llmId}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${key}` });
+    assert.deepEqual([r.status, r.json], [UNAVAILABLE.status, { error: UNAVAILABLE.error }]);
   } finally {
     await pgsql.start();
   }
-  await eventually(async () => (await t.request('GET', '/api/profile', { token: user.pat })).status === 200, { what: 'the API answering again' });
-  const ok = await rawLlm(`${t.gateway}/${llmId}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${k.body.key.key as string}` });
+  await eventually(answering, { what: 'the API answering again' });
+  const ok = await rawLlm(`${t.gateway}/${llmId}/v1/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${key}` });
   assert.equal(ok.status, 200, ok.text);
 });

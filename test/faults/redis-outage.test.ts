@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startChildGateway, type ChildGateway } from '../../server/src/testing/child-gateway.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { rawLlm } from '../../server/src/testing/llm-kit.ts';
 import { INIT, createKey, createProxy, putRules, rawPost, rawSession } from '../../server/src/testing/mcp-kit.ts';
@@ -54,9 +54,9 @@ after(async () => {
   await pgsql?.close();
 });
 
-const health = async () => (await t.request('GET', '/api/health', { token: user.pat })).body as { overall: string; services: Array<{ name: string; status: string }> };
+const health = () => t.client(user.pat).call('GET /api/health');
 /** Redis answers the gateway again (its client reconnects with a backoff of up to 2 s). */
-const redisBack = () => eventually(async () => (await health()).overall === 'operational', { what: 'Redis reachable again', timeoutMs: 15_000, intervalMs: 100 });
+const redisBack = () => eventually(async () => { const h = await health(); return h.ok && h.body.overall === 'operational'; }, { what: 'Redis reachable again', timeoutMs: 15_000, intervalMs: 100 });
 
 test('MCP: rate limits and bans fail open and the cache misses while Redis is down; all hold again once it is back', { skip }, async () => {
   const p = await createProxy(t, user, up.url);
@@ -83,7 +83,7 @@ test('MCP: rate limits and bans fail open and the cache misses while Redis is do
 
   // Redis shut down (it saves its data): bans and limits are not enforced, every call reaches the upstream.
   await redis.shutdownSave();
-  assert.equal((await health()).overall, 'degraded');
+  assert.equal(must(await health()).overall, 'degraded');
   const during = [];
   for (let i = 0; i < 8; i++) during.push(await call('a'));
   assert.deepEqual(during.map((r) => r.status), Array(8).fill(200), 'fail open: no ban, no limit');
@@ -123,13 +123,11 @@ function answerAfter(wait: number | Promise<unknown>) {
 }
 
 test('LLM budgets: with Redis down the durable copy decides; afterwards the window holds exactly what the answers cost', { skip }, async () => {
-  const created = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'spend', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } });
-  assert.equal(created.status, 201, created.text);
-  const llmId = created.body.id as string;
-  const small = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'small', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 0.02, hardBlock: true } } });
-  const smallId = small.body.id as string;
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'spender', llmPermissions: [{ id: llmId, models: ['*'] }, { id: smallId, models: ['*'] }] } });
-  const auth = { authorization: `Bearer ${k.body.key.key as string}` };
+  const api = t.client(user.pat);
+  const { id: llmId } = must(await api.call('POST /api/llm', { body: { name: 'spend', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 10, hardBlock: true } } }));
+  const { id: smallId } = must(await api.call('POST /api/llm', { body: { name: 'small', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 0.02, hardBlock: true } } }));
+  const k = must(await api.call('POST /api/keys', { body: { name: 'spender', llmPermissions: [{ id: llmId, models: ['*'] }, { id: smallId, models: ['*'] }] } }));
+  const auth = { authorization: `Bearer ${k.key.key}` };
   const url = `${t.gateway}/${llmId}/v1/chat/completions`;
   let answered = 0;
   const statuses: number[] = [];
@@ -205,8 +203,8 @@ test('LLM budgets: with Redis down the durable copy decides; afterwards the wind
   assert.equal(usage!.requests, answered, 'one usage count per answered request');
   assert.equal(usage!.cost, expected, 'usage rows: each answer charged once');
   assert.equal(durable!.spent_micro_cents, expected, 'durable window: each answer charged once');
-  const d = await t.request('GET', `/api/llm/${llmId}/usage/daily?days=1`, { token: user.pat });
-  assert.equal(d.body.window.spentCents, Math.round(expected / 1_000_000));
+  const d = must(await api.call('GET /api/llm/:id/usage/daily', { params: { id: llmId }, query: { days: 1 } }));
+  assert.equal(d.window?.spentCents, Math.round(expected / 1_000_000));
   const hot = await t.app.services.state.getNumber(`budget:${llmId}:proxy:w:${tag}`);
   assert.equal(hot - 1, expected, 'the hot window in Redis: each answer charged once');
   console.log(`# ${answered} answers across three Redis outages, ${expected / 1e6} cents charged once each in Redis, PostgreSQL and the usage rows`);
@@ -220,11 +218,12 @@ test('a frozen Redis (SIGSTOP: connections open, no answers) is an outage too: r
     { rule_type: 'rate_limit', tools: ['*'], name: 'per-key', match_key: 'api_key', threshold: 100, timespan: 60, ban_after_n_exceeded: 2, ban_timespan: 60 },
     { rule_type: 'static_cache', tools: ['counter'], cache_ttl: 60 },
   ]);
-  const llm = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'frozen', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1, hardBlock: true } } });
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'frozen', llmPermissions: [{ id: llm.body.id, models: ['*'] }] } });
+  const api = t.client(user.pat);
+  const llm = must(await api.call('POST /api/llm', { body: { name: 'frozen', provider: 'openai', providerKey: fake.providerKey, budget: { period: 'daily', capUsd: 1, hardBlock: true } } }));
+  const llmKey = must(await api.call('POST /api/keys', { body: { name: 'frozen', llmPermissions: [{ id: llm.id, models: ['*'] }] } })).key.key;
   answerAfter(0);
   const mcp = () => rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` });
-  const chat = () => rawLlm(`${t.gateway}/${llm.body.id as string}/v1/chat/completions`, BODY, { authorization: `Bearer ${k.body.key.key as string}` });
+  const chat = () => rawLlm(`${t.gateway}/${llm.id}/v1/chat/completions`, BODY, { authorization: `Bearer ${llmKey}` });
   assert.equal((await mcp()).status, 200);
   assert.equal((await chat()).status, 200);
   redis.freeze();

@@ -251,6 +251,7 @@ test('the script of the helm test hook passes and fails as it says, against a st
     res.end(JSON.stringify(ok ? { overall: degraded ? 'degraded' : 'operational', services: [] } : { error: 'Not authenticated' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // eslint-disable-next-line no-restricted-syntax -- the hook's HEALTH_URL: the script under test calls it itself
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/health`;
   const script = must(await renderOffline(BASE), 'Pod', 'tg-tollgate-test-api-health').spec.containers[0].args[0] as string;
   // Asynchronous: spawnSync would block the event loop that serves the stand-in.

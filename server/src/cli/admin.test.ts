@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { sha256Hex } from '../crypto/tokens.ts';
 import { eventually } from '../testing/eventually.ts';
-import { startTestApp } from '../testing/harness.ts';
+import { must, startTestApp } from '../testing/harness.ts';
 import { ENDPOINT_FILE, SECRET_FILE } from './admin-endpoint.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -60,9 +61,14 @@ function lines(s: string): string[] {
   return s.split('\n').filter(Boolean);
 }
 
-async function getJson(url: string, token?: string) {
-  const r = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+async function getJson(url: string) {
+  const r = await fetch(url);
   return { status: r.status, body: await r.json() as Record<string, unknown> };
+}
+
+/** The status a call answered with, success or not. */
+function statusOf(r: ApiResult<unknown>): number {
+  return r.ok ? r.status : r.error.status;
 }
 
 describe('embedded data dir: without a server, then while `tollgate serve` runs on it', () => {
@@ -76,6 +82,7 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
   let serveStdout = '';
   let api = '';
   let gatewayAdmin = '';
+  const profileOf = (pat: string) => new ApiClient({ endpoint: api, token: pat }).call('GET /api/profile');
 
   after(() => {
     if (serve?.pid && serve.exitCode === null) process.kill(serve.pid, 'SIGKILL');
@@ -151,10 +158,9 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
     for (const f of [ENDPOINT_FILE, SECRET_FILE]) assert.equal(statSync(join(dir, f)).mode & 0o777, 0o600, f);
     const ep = JSON.parse(readFileSync(join(dir, ENDPOINT_FILE), 'utf8')) as { port: number; pid: number };
     assert.equal(ep.pid, serve.pid);
-    const profile = await getJson(`${api}/api/profile`, alicePat);
-    assert.equal(profile.status, 200);
-    assert.deepEqual(profile.body.tags, ['private:permissions:user', 'team:blue', 'private:permissions:mcp:limit:5']);
-    assert.equal(profile.body.name, 'Alice');
+    const profile = must(await profileOf(alicePat));
+    assert.deepEqual(profile.tags, ['private:permissions:user', 'team:blue', 'private:permissions:mcp:limit:5']);
+    assert.equal(profile.name, 'Alice');
   });
 
   test('the admin endpoint listens on loopback only and accepts only its secret', async () => {
@@ -168,7 +174,7 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
     assert.equal((await post({ authorization: `Bearer ${secret}`, origin: 'http://evil.example' })).status, 404, 'browsers are refused');
     const bad = await post({ authorization: `Bearer ${secret}` }, JSON.stringify({ op: 'user.delete', email: alice }));
     assert.equal(bad.status, 400);
-    assert.equal((await getJson(`${api}/api/profile`, alicePat)).status, 200, 'nothing above rotated the PAT');
+    assert.equal(statusOf(await profileOf(alicePat)), 200, 'nothing above rotated the PAT');
     const { networkInterfaces } = await import('node:os');
     const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
     if (external) {
@@ -189,39 +195,39 @@ describe('embedded data dir: without a server, then while `tollgate serve` runs 
     assert.equal(issued.code, 0, issued.stderr);
     const bobPat = issued.stdout.trim();
     assert.match(bobPat, PAT);
-    const profile = await getJson(`${api}/api/profile`, bobPat);
-    assert.equal(profile.status, 200);
-    assert.equal(profile.body.email, bob);
+    assert.equal(must(await profileOf(bobPat)).email, bob);
 
     const before = (await getJson(`${gatewayAdmin}/status`)).body.configVersion as number;
     const tags = await runCli(['user', 'tags', '--email', bob, '--add', 'private:permissions:apikey:limit:2'], env);
     assert.equal(tags.code, 0, tags.stderr);
     assert.deepEqual(lines(tags.stdout), ['private:permissions:user', 'private:permissions:apikey:limit:2']);
-    assert.deepEqual((await getJson(`${api}/api/profile`, bobPat)).body.tags, ['private:permissions:user', 'private:permissions:apikey:limit:2']);
+    assert.deepEqual(must(await profileOf(bobPat)).tags, ['private:permissions:user', 'private:permissions:apikey:limit:2']);
     const afterTags = (await getJson(`${gatewayAdmin}/status`)).body.configVersion as number;
     assert.ok(afterTags > before, `the running gateway reloaded (config version ${before} -> ${afterTags})`);
 
     const rotated = await runCli(['token', 'issue', '--email', bob], env);
     assert.equal(rotated.code, 0, rotated.stderr);
-    assert.equal((await getJson(`${api}/api/profile`, bobPat)).status, 401, 'the old PAT fails at once');
-    assert.equal((await getJson(`${api}/api/profile`, rotated.stdout.trim())).status, 200);
+    assert.equal(statusOf(await profileOf(bobPat)), 401, 'the old PAT fails at once');
+    assert.equal(statusOf(await profileOf(rotated.stdout.trim())), 200);
 
     // The password set through the endpoint works for the dashboard sign-in of the running server.
+    // eslint-disable-next-line no-restricted-syntax -- the session cookie is read from the Set-Cookie header itself
     const login = await fetch(`${api}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: bob, password: PASSWORD }) });
     assert.equal(login.status, 200);
     assert.equal(((await login.json()) as { user: { id: string } }).user.id, bobId);
 
     // A password reset through the CLI: the new password works, the old one and the open session do not.
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    assert.equal((await fetch(`${api}/api/auth/session`, { headers: { cookie } })).status, 200);
+    const session = new ApiClient({ endpoint: api, headers: { cookie } });
+    assert.equal(statusOf(await session.call('GET /api/auth/session')), 200);
     const NEW = 'another long enough password';
     const reset = await runCli(['user', 'password', '--email', bob, '--password-stdin'], env, `${NEW}\n`);
     assert.equal(reset.code, 0, reset.stderr);
     assert.equal(reset.stdout, '');
-    assert.equal((await fetch(`${api}/api/auth/session`, { headers: { cookie } })).status, 401, 'the session ended');
-    const signIn = (password: string) => fetch(`${api}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: bob, password }) });
-    assert.equal((await signIn(PASSWORD)).status, 401);
-    assert.equal((await signIn(NEW)).status, 200);
+    assert.equal(statusOf(await session.call('GET /api/auth/session')), 401, 'the session ended');
+    const signIn = async (password: string) => statusOf(await new ApiClient({ endpoint: api }).call('POST /api/auth/login', { body: { email: bob, password } }));
+    assert.equal(await signIn(PASSWORD), 401);
+    assert.equal(await signIn(NEW), 200);
     const unknown = await runCli(['user', 'password', '--email', 'nobody@example.com', '--password', NEW], env);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no user with email nobody@example.com/);
@@ -281,10 +287,9 @@ describe('PostgreSQL (DATABASE_URL)', { skip: !process.env.DATABASE_URL && 'DATA
     const pat = issued.stdout.trim();
     assert.match(pat, PAT);
 
-    const profile = await t.request('GET', '/api/profile', { token: pat });
-    assert.equal(profile.status, 200);
-    assert.equal(profile.body.name, 'Carol');
-    assert.deepEqual(profile.body.tags, ['private:permissions:user', 'private:permissions:mcp:limit:1']);
+    const profile = must(await t.client(pat).call('GET /api/profile'));
+    assert.equal(profile.name, 'Carol');
+    assert.deepEqual(profile.tags, ['private:permissions:user', 'private:permissions:mcp:limit:1']);
     // The in-process gateway of the test app learns about the new PAT (Redis notification or version poll).
     await eventually(() => t.app.gateway!.store.current.credentialsByHash.has(sha256Hex(pat)), { what: 'the gateway to load the new PAT', timeoutMs: 10_000 });
 

@@ -19,6 +19,7 @@ export async function bootstrapAdmin(s: Services, apiUrl = 'http://127.0.0.1:808
     '',
     `    ${token}`,
     '',
+    // eslint-disable-next-line no-restricted-syntax -- a command for the user to copy, not a call
     `  Try: curl -H "Authorization: Bearer <token>" ${apiUrl}/api/profile`,
     '  Dashboard sign-in: tollgate admin user password --email admin@localhost --password-stdin',
     '',

@@ -1,8 +1,8 @@
 // Test kit for LLM gateway tests: a Tollgate whose four providers point at loopback fakes (TOLLGATE_PROVIDER_BASE_URL_*),
 // LLM proxies and client keys created through the management API (POST /api/llm, POST /api/keys, PUT rules).
 import assert from 'node:assert/strict';
-import type { ProviderId } from '@tollgate/contract';
-import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from './harness.ts';
+import type { BodyOf, ProviderId } from '@tollgate/contract';
+import { must, startTestApp, type TestApp, type TestAppOptions, type TestUser } from './harness.ts';
 import { startFakeProvider, type FakeProvider } from './fake-providers.ts';
 
 export interface LlmEnv {
@@ -40,31 +40,25 @@ export async function startLlmEnv(opts: TestAppOptions = {}): Promise<LlmEnv> {
 }
 
 export async function createLlmProxy(e: LlmEnv, provider: ProviderId, extra: Record<string, unknown> = {}, user = e.user): Promise<LlmProxyUnderTest> {
-  const r = await e.t.request('POST', '/api/llm', {
-    token: user.pat, body: { name: `llm-${provider}`, provider, providerKey: e.fakes[provider].providerKey, ...extra },
-  });
-  assert.equal(r.status, 201, r.text);
-  const id = (r.body.proxy ?? r.body).id as string;
-  assert.ok(id, r.text);
+  const { id } = must(await e.t.client(user.pat).call('POST /api/llm', {
+    body: { name: `llm-${provider}`, provider, providerKey: e.fakes[provider].providerKey, ...extra } as BodyOf<'POST /api/llm'>,
+  }));
   return { id, provider, fake: e.fakes[provider], base: `${e.t.gateway}/${id}` };
 }
 
 export async function createLlmKey(e: LlmEnv, p: LlmProxyUnderTest, models: string[] = ['*'], user = e.user): Promise<{ id: string; key: string }> {
-  const r = await e.t.request('POST', '/api/keys', {
-    token: user.pat, body: { name: `k${Math.random().toString(36).slice(2, 8)}`, llmPermissions: [{ id: p.id, models }] },
-  });
-  assert.equal(r.status, 201, r.text);
-  return { id: r.body.key.id as string, key: r.body.key.key as string };
+  const { key } = must(await e.t.client(user.pat).call('POST /api/keys', {
+    body: { name: `k${Math.random().toString(36).slice(2, 8)}`, llmPermissions: [{ id: p.id, models }] },
+  }));
+  return { id: key.id, key: key.key };
 }
 
 export async function putLlmRules(e: LlmEnv, p: LlmProxyUnderTest, rules: unknown[], user = e.user): Promise<void> {
-  const r = await e.t.request('PUT', `/api/llm/${p.id}/rules`, { token: user.pat, body: { rules } });
-  assert.equal(r.status, 200, r.text);
+  must(await e.t.client(user.pat).call('PUT /api/llm/:id/rules', { params: { id: p.id }, body: { rules } as BodyOf<'PUT /api/llm/:id/rules'> }));
 }
 
-export async function patchLlm(e: LlmEnv, p: LlmProxyUnderTest, body: Record<string, unknown>): Promise<void> {
-  const r = await e.t.request('PATCH', `/api/llm/${p.id}`, { token: e.user.pat, body });
-  assert.equal(r.status, 200, r.text);
+export async function patchLlm(e: LlmEnv, p: LlmProxyUnderTest, body: BodyOf<'PATCH /api/llm/:id'>): Promise<void> {
+  must(await e.t.client(e.user.pat).call('PATCH /api/llm/:id', { params: { id: p.id }, body }));
 }
 
 export async function rawLlm(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
