@@ -1,45 +1,70 @@
-// Where the compiled JavaScript of the server lives, and whether it is up to date with the TypeScript sources (the
-// server's and the contract package's, which the build compiles first).
-// `npm run build` writes it; the `tollgate` command runs it when it is fresh and falls back to the sources (through
-// tsx) otherwise, so an edited source file is never shadowed by an old build.
+// Where the compiled JavaScript of each workspace lives, and whether it is up to date with what it was built from.
+// `npm run build` (scripts/build.mjs) writes contract/dist, server/dist and operator/dist; `tollgate` runs server/dist
+// and the operator's entry points run operator/dist when they are fresh. Otherwise, in a development checkout, they run
+// the sources through tsx, so an edited source file is never shadowed by an old build.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const serverDir = fileURLToPath(new URL('..', import.meta.url));
-export const srcDir = join(serverDir, 'src');
-/** The workspace packages the server imports, whose builds the compiled server loads (contract/dist). */
-export const contractDir = join(serverDir, '..', 'contract');
-export const contractSrcDir = join(contractDir, 'src');
-export const distDir = join(serverDir, 'dist');
-/** Written last by the build: its mtime is the moment the whole tree was emitted. */
-export const stampFile = join(distDir, '.build-stamp');
+export const rootDir = fileURLToPath(new URL('../..', import.meta.url));
 
-function newestSourceMtime(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestSourceMtime(p));
-    else if (!e.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+/** `notBuilt`: folders of src/ that its tsconfig.build.json excludes (besides tests), which cannot make dist/ stale. */
+function workspace(name, { uses = [], notBuilt = [] } = {}) {
+  const dir = join(rootDir, name);
+  const distDir = join(dir, 'dist');
+  const own = [join(dir, 'src'), join(dir, 'tsconfig.build.json')];
+  return {
+    name,
+    dir,
+    srcDir: join(dir, 'src'),
+    distDir,
+    /** Written last by the build, dated when that build started reading its inputs. */
+    stampFile: join(distDir, '.build-stamp'),
+    /** What the build reads: a change to any of it (tests aside) makes dist/ stale. */
+    inputs: [...own, join(rootDir, 'tsconfig.base.json'), ...uses.flatMap((u) => u.ownInputs)],
+    ownInputs: own,
+    notBuilt: notBuilt.map((f) => join(dir, 'src', f)),
+  };
+}
+
+export const contract = workspace('contract');
+/** The server's and the operator's builds load contract/dist, so the contract's sources count for them too. */
+export const server = workspace('server', { uses: [contract], notBuilt: ['testing'] });
+export const operator = workspace('operator', { uses: [contract] });
+/** In build order: each after the workspaces it imports. */
+export const workspaces = [contract, server, operator];
+
+function newestMtime(path, skip) {
+  if (skip.has(path)) return 0;
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    if (err.code === 'ENOENT') return 0;
+    throw err;
   }
+  if (!st.isDirectory()) return path.endsWith('.test.ts') ? 0 : st.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name), skip));
   return newest;
 }
 
 /**
- * True when dist/ exists and no source file (tests aside) changed after it was built. An install that ships the build
- * without the sources (a slim image) has nothing to be stale against.
+ * True when the stamp exists and no input (tests aside) changed after the build that wrote it started. An absent input
+ * counts for nothing: an install that ships the build without its sources (the image) has nothing to be stale against.
  */
-export function compiledIsFresh(sources = [srcDir, contractSrcDir], stamp = stampFile) {
+export function compiledIsFresh(inputs = server.inputs, stamp = server.stampFile, notBuilt = []) {
   let built;
   try {
     built = statSync(stamp).mtimeMs;
   } catch {
     return false;
   }
-  try {
-    return Math.max(...[sources].flat().map(newestSourceMtime)) <= built;
-  } catch (err) {
-    if (err.code === 'ENOENT') return true;
-    throw err;
-  }
+  const skip = new Set(notBuilt);
+  return Math.max(0, ...[inputs].flat().map((p) => newestMtime(p, skip))) <= built;
+}
+
+/** Whether `ws` (one of `workspaces`) has a build that is up to date. */
+export function isFresh(ws) {
+  return compiledIsFresh(ws.inputs, ws.stampFile, ws.notBuilt);
 }

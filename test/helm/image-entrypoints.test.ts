@@ -42,7 +42,7 @@ const procs: Proc[] = [];
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 
 before(async () => {
-  // The build stage's outputs (contract/dist, server/dist), as `npm run build` leaves them.
+  // The build stage's outputs (contract/dist, server/dist, operator/dist), as `npm run build` leaves them.
   const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
   assert.equal(build.status, 0, 'scripts/build.mjs failed');
   imageRoot = mkdtempSync(join(tmpdir(), 'tollgate-image-'));
@@ -176,7 +176,7 @@ let apiEnv: Record<string, string>;
 let pat: string;
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
-test('the image runs the compiled build (no server sources ship, so server/dist counts as fresh)', (t) => {
+test('the image runs the compiled build (no sources ship, so server/dist and operator/dist count as fresh)', (t) => {
   t.diagnostic(`image tree: ${image.files} files; user ${asRoot ? '10001:10001' : `${process.getuid?.()} (not root: cannot switch users)`}`);
   assert.equal(image.user, '10001:10001', 'USER is numeric, so runAsNonRoot can check it');
   assert.deepEqual(image.entrypoint, ['node', 'server/bin/tollgate.mjs']);
@@ -184,6 +184,21 @@ test('the image runs the compiled build (no server sources ship, so server/dist 
   const r = exec(['version'], imageEnv());
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^tollgate 0\.1\.0 \(compiled build in server\/dist, node v20\./);
+  // Both ways the chart could start the operator: `tollgate operator` (its Deployment) and the operator's own bin.
+  for (const args of [[...image.entrypoint.slice(1), 'operator', '--version'], ['operator/bin/tollgate-operator.mjs', '--version']]) {
+    const op = spawnSync(image.entrypoint[0]!, args, { cwd: image.appDir, env: imageEnv(), encoding: 'utf8', ...(asRoot ? USER : {}) });
+    assert.equal(op.status, 0, op.stderr);
+    assert.match(op.stdout, /^tollgate-operator 0\.1\.0 \(compiled build in operator\/dist, node v20\./, args.join(' '));
+  }
+});
+
+test('the image holds no TypeScript source and no development loader (tsx, esbuild)', () => {
+  const files = listTree().filter((p) => p.startsWith(`${image.appDir}/`)).map((p) => p.slice(image.appDir.length + 1));
+  assert.ok(files.includes('operator/dist/main.js') && files.includes('server/dist/cli/main.js'), 'the layout holds the builds');
+  assert.deepEqual(files.filter((f) => /^(contract|server|operator)\/src(\/|$)/.test(f)), []);
+  assert.deepEqual(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.includes('node_modules/')), []);
+  assert.deepEqual(files.filter((f) => /(^|\/)node_modules\/(tsx|esbuild|@esbuild)$/.test(f)), []);
+  assert.deepEqual(files.filter((f) => /^(contract|server|operator)\/dist\/testing(\/|$)/.test(f)), [], 'the test kit is not built into dist');
 });
 
 test('serve --role gateway answers its admin status and serves only its own host names', async () => {

@@ -153,7 +153,7 @@ export function productionPackages(root: string, workspaces: string[]): Set<stri
     const path = queue.shift()!;
     for (const [name, optional] of wantedBy(pkgs[path]!)) {
       const at = resolveIn(pkgs, path, name);
-      // An optional package for another platform (esbuild's) is in the lock but not installed here, nor in the image.
+      // An optional package for another platform is in the lock but not installed here, nor in the image.
       const installed = !!at && existsSync(join(root, at));
       if (!installed && optional) continue;
       if (!installed) throw new Error(`${path} needs ${name}, which package-lock.json does not resolve`);

@@ -21,7 +21,10 @@ export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; 
 
 export interface ApiClientOptions {
   endpoint: string;
-  token: string;
+  /** A PAT. Without one the client sends no credential of its own: a browser sends its session cookie itself. */
+  token?: string;
+  /** Sent with every call (a session cookie outside a browser, in tests). */
+  headers?: Record<string, string>;
   /** Per request: a hung server must not hang the caller. */
   timeoutMs?: number;
   userAgent?: string;
@@ -32,13 +35,13 @@ export const NOT_FOUND = 404;
 
 export class ApiClient {
   readonly endpoint: string;
-  readonly #token: string;
+  readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #userAgent: string;
 
   constructor(o: ApiClientOptions) {
     this.endpoint = o.endpoint.replace(/\/+$/, '');
-    this.#token = o.token;
+    this.#headers = { ...o.headers, ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) };
     this.#timeoutMs = o.timeoutMs ?? 60_000;
     this.#userAgent = o.userAgent ?? 'tollgate-client';
   }
@@ -61,7 +64,7 @@ export class ApiClient {
   }
 
   async #send(method: string, path: string, body?: unknown): Promise<ApiResult<unknown>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#token}`, accept: 'application/json', 'user-agent': this.#userAgent };
+    const headers: Record<string, string> = { ...this.#headers, accept: 'application/json', 'user-agent': this.#userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {

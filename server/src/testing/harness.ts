@@ -2,7 +2,8 @@
 // it uses the real datastores, isolated by a fresh PostgreSQL schema and Redis key prefix per app; otherwise
 // in-memory PGlite and in-process state.
 import { randomBytes } from 'node:crypto';
-import { ApiClient } from '@tollgate/contract';
+import assert from 'node:assert/strict';
+import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { startTollgate, type StartOptions, type Tollgate } from '../app.ts';
 import { loadConfig, type Config, type Role } from '../config/config.ts';
 import { createUser, issuePat, setConsumerTags } from '../identity/users.ts';
@@ -60,6 +61,16 @@ export interface TestAppOptions extends Omit<StartOptions, 'inMemoryDb'> {
   strictUpstreams?: boolean;
   /** Reuse a schema/prefix (two processes sharing one datastore). */
   isolation?: { schema: string; redisPrefix: string; masterKey: string };
+}
+
+/**
+ * The answer of a typed-client call that must succeed; a failure fails the test with the server's status and message.
+ * The kits build bodies from loosely typed test input (rules as `unknown[]`) and cast them to the route's body type:
+ * the server validates them, so a test that sends something invalid learns why here.
+ */
+export function must<T>(r: ApiResult<T>): T {
+  assert.ok(r.ok, r.ok ? '' : `${r.error.status} ${r.error.message}`);
+  return r.body;
 }
 
 export const TEST_PASSWORD = 'correct horse battery staple';
