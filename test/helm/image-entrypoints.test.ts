@@ -20,6 +20,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
+import { ApiClient } from '@tollgate/contract';
 import { newIsolation } from '../../server/src/testing/harness.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
 import { condition, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
@@ -218,6 +219,7 @@ test('serve --role api answers GET /api/health; the admin CLI of NOTES.txt issue
   const deploy = must(objs, 'Deployment', 'tg-tollgate-api');
   apiEnv = podEnv(deploy, { TOLLGATE_HOST: '127.0.0.1', TOLLGATE_GATEWAY_ADMIN_URL: local(ports.admin), ...datastoreOverrides('api') });
   apiProc = run('api', deploy.spec.template.spec.containers[0].args, apiEnv);
+  // eslint-disable-next-line no-restricted-syntax -- waits for the process to answer at all, and checks the raw 401
   const anonymous = await answers(`${local(ports.api)}/api/health`, apiProc);
   assert.equal(anonymous.status, 401);
   assert.deepEqual(await anonymous.json(), { error: 'Not authenticated' });
@@ -231,9 +233,9 @@ test('serve --role api answers GET /api/health; the admin CLI of NOTES.txt issue
   pat = issued.stdout.trim();
   assert.match(pat, /^svc_pat_/);
 
-  const health = await fetch(`${local(ports.api)}/api/health`, { headers: { authorization: `Bearer ${pat}` } });
-  assert.equal(health.status, 200);
-  const body = await health.json() as { overall: string; services: Array<{ name: string; status: string }> };
+  const health = await new ApiClient({ endpoint: local(ports.api), token: pat }).call('GET /api/health');
+  assert.ok(health.ok, JSON.stringify(health));
+  const body = health.body;
   assert.equal(body.overall, 'operational', JSON.stringify(body));
   assert.deepEqual(body.services.map((s) => s.name).sort(), ['database', 'gateway', shared ? 'redis' : 'state']);
 });
@@ -283,8 +285,9 @@ test('the operator reconciles through the API process: an LlmProxy and an ApiKey
   }, { ...WAIT, what: `${resource} ${name} Ready` });
   const p = await ready('llmproxy', 'p');
   await ready('apikey', 'k');
-  const remote = await fetch(`${local(ports.api)}/api/llm/${p.status.id}`, { headers: { authorization: `Bearer ${pat}` } });
-  assert.equal(remote.status, 200, 'the proxy exists in the API the operator was pointed at');
+  const api = new ApiClient({ endpoint: local(ports.api), token: pat });
+  const remote = await api.call('GET /api/llm/:id', { params: { id: p.status.id } });
+  assert.ok(remote.ok, `the proxy exists in the API the operator was pointed at: ${JSON.stringify(remote)}`);
   const keyOf = async () => Buffer.from((await cluster.get('secret', 'k', ns)).data.key, 'base64').toString('utf8');
   const first = await keyOf();
 
@@ -293,8 +296,8 @@ test('the operator reconciles through the API process: an LlmProxy and an ApiKey
 
   await cluster.ok(['delete', 'apikey,llmproxy', '--all', '-n', ns, '--wait=true', '--timeout=60s']);
   await eventually(async () => !(await cluster.get('secret', 'tollgate-connection', ns))?.metadata.finalizers?.length, { ...WAIT, what: 'the connection Secret released' });
-  const gone = await fetch(`${local(ports.api)}/api/llm/${p.status.id}`, { headers: { authorization: `Bearer ${pat}` } });
-  assert.equal(gone.status, 404, 'the finalizer deleted the remote proxy');
+  const gone = await api.call('GET /api/llm/:id', { params: { id: p.status.id } });
+  assert.equal(gone.ok ? gone.status : gone.error.status, 404, 'the finalizer deleted the remote proxy');
   assert.doesNotMatch(operatorProc.logs(), /forbidden|\b403\b/i, 'no request was refused to the chart\'s RBAC');
 });
 

@@ -6,8 +6,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { eventually } from '../../server/src/testing/eventually.ts';
 import { freePort } from '../../server/src/testing/free-port.ts';
+import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from '../../server/src/testing/harness.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = join(root, 'test', 'k8s', 'control-plane.sh');
@@ -70,6 +72,56 @@ export async function startCluster(): Promise<Cluster> {
   };
   return cluster;
 }
+
+/** A control plane with Tollgate's CRDs, and a Tollgate (management API and gateway) whose user the objects act for. */
+export interface ClusterWithApp {
+  cluster: Cluster;
+  t: TestApp;
+  user: TestUser;
+  /** The management API with the user's PAT: what the operator does, seen from outside. */
+  api: ApiClient;
+  close(): Promise<void>;
+}
+
+/** startCluster, the CRDs of crds/ applied and established, then the Tollgate app and one user (with `userTags`). */
+export async function startClusterWithApp(o: { app?: TestAppOptions; userTags?: string[] } = {}): Promise<ClusterWithApp> {
+  const cluster = await startCluster();
+  let t: TestApp | undefined;
+  try {
+    await cluster.ok(['apply', '-f', join(root, 'crds')]);
+    await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+    t = await startTestApp(o.app);
+    const user = await t.createUser();
+    if (o.userTags) await t.setUserTags(user, o.userTags);
+    const app = t;
+    return {
+      cluster, t, user, api: new ApiClient({ endpoint: t.api, token: user.pat }),
+      async close() { await app.close(); cluster.close(); },
+    };
+  } catch (err) {
+    await t?.close();
+    cluster.close();
+    throw err;
+  }
+}
+
+/** A namespace with the connection Secret (url and token of the management API) the operator reads there. */
+export async function connectedNamespace(s: ClusterWithApp, ns: string, url = s.t.api, ...objects: unknown[]): Promise<void> {
+  await s.cluster.ok(['apply', '-f', '-'], manifest(
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tollgate-connection', namespace: ns }, stringData: { url, token: s.user.pat } },
+    ...objects,
+  ));
+}
+
+/** The body of a call that must succeed. */
+export function bodyOf<T>(r: ApiResult<T>): T {
+  if (!r.ok) throw new Error(`the management API answered ${r.error.status}: ${r.error.message}`);
+  return r.body;
+}
+
+/** The HTTP status of a call, success or not. */
+export const statusOf = (r: ApiResult<unknown>) => (r.ok ? r.status : r.error.status);
 
 export interface OperatorProcess {
   child: ChildProcess;

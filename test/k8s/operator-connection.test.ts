@@ -6,13 +6,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import type { TestApp } from '../../server/src/testing/harness.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { condition, manifest, startCluster, startOperator, type Cluster, type OperatorProcess } from './kit.ts';
+import {
+  condition, connectedNamespace, startClusterWithApp, startOperator, statusOf, type Cluster, type ClusterWithApp, type OperatorProcess,
+} from './kit.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const WAIT = { timeoutMs: 45_000, intervalMs: 200 };
 /** What must never reach a status or an Event: C0 and C1 controls, zero-width and bidi formatting characters. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}]/u;
@@ -33,21 +32,18 @@ async function recordingServer(handler: RequestListener): Promise<Recorder> {
   };
 }
 
+let stack: ClusterWithApp;
 let cluster: Cluster;
 let t: TestApp;
-let user: TestUser;
 /** An internal service the operator must never be made to call: outside the allow-list, and a redirect's target. */
 let internal: Recorder;
-/** A "management API" on the allow-list that misbehaves, by path: redirects, or fails with hostile bodies. */
+/** A "management API" on the allow-list that misbehaves, by path: redirects, fails with hostile bodies, or drifts. */
 let hostile: Recorder;
 let operator: OperatorProcess;
 
 before(async () => {
-  cluster = await startCluster();
-  await cluster.ok(['apply', '-f', join(root, 'crds')]);
-  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
-  t = await startTestApp();
-  user = await t.createUser();
+  stack = await startClusterWithApp();
+  ({ cluster, t } = stack);
   internal = await recordingServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"proxies":[]}'); });
   hostile = await recordingServer((req, res) => {
     const [, mode, ...rest] = req.url!.split('/');
@@ -58,6 +54,10 @@ before(async () => {
       // A huge non-JSON body full of terminal escapes, NULs and bidi overrides.
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('\u001b[2J\u0000<h1>oops</h1>\u202e'.padEnd(HUGE_BYTES, '\u0007x'));
+    } else if (mode === 'drift') {
+      // A success whose body is not what the contract says (another version of the API, say).
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ proxies: 'none' }));
     } else {
       // JSON whose `error` is huge and laced with control characters: shown only cleaned and cut.
       res.writeHead(500, { 'content-type': 'application/json' });
@@ -69,19 +69,14 @@ before(async () => {
 
 after(async () => {
   await operator?.stop();
-  await t?.close();
+  await stack?.close();
   await internal?.close();
   await hostile?.close();
-  cluster?.close();
 });
 
 /** A namespace whose connection Secret has this url (and the test user's PAT), with one LlmProxy `p` using it. */
 async function proxyConnectedTo(ns: string, url: string): Promise<void> {
-  await cluster.ok(['apply', '-f', '-'], manifest(
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tollgate-connection', namespace: ns }, stringData: { url, token: user.pat } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai' } },
-  ));
+  await connectedNamespace(stack, ns, url, { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai' } });
 }
 
 /** The LlmProxy `p` once its Ready condition has this reason. */
@@ -105,7 +100,7 @@ test('a connection Secret whose url is outside the allow-list: not reconciled, C
   await proxyConnectedTo('allowed', t.api);
   await proxyConnectedTo('elsewhere', `${internal.url}/latest/meta-data`);
   const ok = await readyReason('allowed', 'Ready');
-  assert.equal((await t.request('GET', `/api/llm/${ok.status.id}`, { token: user.pat })).status, 200, 'an allowed url works as before');
+  assert.equal(statusOf(await stack.api.call('GET /api/llm/:id', { params: { id: ok.status.id } })), 200, 'an allowed url works as before');
 
   const refused = await readyReason('elsewhere', 'ConnectionNotAllowed');
   assert.equal(condition(refused, 'Ready')!.status, 'False');
@@ -126,7 +121,7 @@ test('a management API that answers 302 to an internal URL is not followed: the 
   const o = await readyReason('redirected', 'ConnectionRedirected');
   assert.equal(condition(o, 'Ready')!.status, 'False');
   assert.equal(condition(o, 'Ready')!.message, 'Listing the LLM proxies failed (HTTP 302): a redirect, not followed: use the URL of the management API itself');
-  assert.ok(hostile.requests.some((r) => r.url === '/redirect/api/llm' && r.authorization === `Bearer ${user.pat}`), 'the allowed API was asked');
+  assert.ok(hostile.requests.some((r) => r.url === '/redirect/api/llm' && r.authorization === `Bearer ${stack.user.pat}`), 'the allowed API was asked');
   assert.equal((await eventsOf('redirected', 'ConnectionRedirected'))[0]!.message, condition(o, 'Ready')!.message);
   assert.deepEqual(internal.requests, [], 'the redirect target got no request (and so no PAT)');
 });
@@ -151,6 +146,16 @@ test('an API answering 500 with a huge or control-character body: status message
       assert.doesNotMatch(e.message, UNPRINTABLE);
     }
   }
+});
+
+test('a management API whose answer does not match the contract: ContractMismatch, naming the call and the field', async () => {
+  await proxyConnectedTo('drifted', `${hostile.url}/drift`);
+  const o = await readyReason('drifted', 'ContractMismatch');
+  assert.equal(condition(o, 'Ready')!.status, 'False');
+  assert.match(condition(o, 'Ready')!.message,
+    /^Listing the LLM proxies failed: GET \/api\/llm answered a body that does not match the contract: proxies: .+ \(are the operator and the management API of the same version\?\)$/);
+  assert.equal(o.status.id, undefined, 'nothing was created on a guess');
+  assert.equal((await eventsOf('drifted', 'ContractMismatch'))[0]!.message, condition(o, 'Ready')!.message);
 });
 
 test('without an allow-list the operator keeps working as before and warns once, at start', async () => {

@@ -3,34 +3,28 @@
 // SIGKILL once the Lease expires), and watches that expire (410 Gone after etcd compaction) or go quiet.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import type { ApiClient } from '@tollgate/contract';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { condition, manifest, startCluster, startOperator, type Cluster, type OperatorProcess } from './kit.ts';
+import {
+  bodyOf, condition, connectedNamespace, manifest, startClusterWithApp, startOperator, type Cluster, type ClusterWithApp, type OperatorProcess,
+} from './kit.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const WAIT = { timeoutMs: 60_000, intervalMs: 250 };
 
+let stack: ClusterWithApp;
 let cluster: Cluster;
-let t: TestApp;
-let user: TestUser;
+let api: ApiClient;
 const operators: OperatorProcess[] = [];
 
 before(async () => {
-  cluster = await startCluster();
-  await cluster.ok(['apply', '-f', join(root, 'crds')]);
-  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
-  t = await startTestApp();
-  user = await t.createUser();
   // The tests here make more LLM proxies than the default quota of 10 (the quota has its own tests).
-  await t.setUserTags(user, ['private:permissions:llm:limit:1000']);
+  stack = await startClusterWithApp({ userTags: ['private:permissions:llm:limit:1000'] });
+  ({ cluster, api } = stack);
 });
 
 after(async () => {
   await stopAll();
-  await t?.close();
-  cluster?.close();
+  await stack?.close();
 });
 
 /** Each test starts from no operator running (a failed test may have left its replicas). */
@@ -42,22 +36,23 @@ async function operator(env: Record<string, string> = {}): Promise<OperatorProce
   return o;
 }
 
-const api = (path: string, method = 'GET', body?: unknown) => t.request(method, path, { token: user.pat, body });
-
-async function namespace(ns: string): Promise<void> {
-  await cluster.ok(['apply', '-f', '-'], manifest(
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tollgate-connection', namespace: ns }, stringData: { url: t.api, token: user.pat } },
-  ));
-}
+const namespace = (ns: string) => connectedNamespace(stack, ns);
+/** The remote LLM proxies of the test's user. */
+const remoteProxies = async () => bodyOf(await api.call('GET /api/llm')).proxies;
 
 const llmProxy = (ns: string, name: string) => ({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name, namespace: ns }, spec: { provider: 'openai' } });
 const apiKey = (ns: string, name: string, proxy: string) => ({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name, namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: proxy }, models: ['*'] }] } });
 
-async function allReady(resource: string, ns: string, count: number): Promise<Array<{ metadata: { name: string; uid: string }; status: { id: string } }>> {
+/** An object of our kinds as these tests read it: names, Ready, and the status fields they look at. */
+interface Listed {
+  metadata: { name: string; uid: string };
+  status: { id: string; secretVersion?: string; conditions?: Array<{ type: string; status: string; reason: string; message: string }> };
+}
+
+async function allReady(resource: string, ns: string, count: number): Promise<Listed[]> {
   return eventually(async () => {
-    const items = JSON.parse(await cluster.ok(['get', resource, '-n', ns, '-o', 'json'])).items;
-    return items.length === count && items.every((o: object) => condition(o as never, 'Ready')?.status === 'True') ? items : undefined;
+    const items = JSON.parse(await cluster.ok(['get', resource, '-n', ns, '-o', 'json'])).items as Listed[];
+    return items.length === count && items.every((o) => condition(o, 'Ready')?.status === 'True') ? items : undefined;
   }, { ...WAIT, what: `${count} ${resource} Ready in ${ns}` });
 }
 
@@ -71,19 +66,19 @@ test('an operator killed in the middle of creating leaves no duplicate after its
   const n = 8;
   await cluster.ok(['apply', '-f', '-'], manifest(...Array.from({ length: n }, (_, i) => llmProxy(ns, `p${i}`)), ...Array.from({ length: n }, (_, i) => apiKey(ns, `k${i}`, `p${i}`))));
   // Killed as soon as the first remote object exists: some creates have happened, most statuses are not written.
-  await eventually(async () => (await api('/api/llm')).body.proxies.some((p: { name: string }) => / \[k8s:/.test(p.name)), { ...WAIT, intervalMs: 20, what: 'the first remote proxy' });
+  await eventually(async () => (await remoteProxies()).some((p) => / \[k8s:/.test(p.name)), { ...WAIT, intervalMs: 20, what: 'the first remote proxy' });
   await first.stop('SIGKILL');
-  const remoteBefore = (await api('/api/llm')).body.proxies.length;
+  const remoteBefore = (await remoteProxies()).length;
 
   await operator();
   const proxies = await allReady('llmproxies', ns, n);
   const keys = await allReady('apikeys', ns, n);
-  const remote = (await api('/api/llm')).body.proxies as Array<{ id: string; name: string }>;
+  const remote = await remoteProxies();
   for (const p of proxies) {
     const mine = remote.filter((r) => r.name.endsWith(`[k8s:${p.metadata.uid}]`));
     assert.deepEqual(mine.map((r) => r.id), [p.status.id], `exactly one remote proxy for ${p.metadata.name}`);
   }
-  const remoteKeys = (await api('/api/keys')).body.keys as Array<{ id: string; tags: string[] }>;
+  const remoteKeys = bodyOf(await api.call('GET /api/keys')).keys;
   for (const k of keys) {
     const mine = remoteKeys.filter((r) => r.tags.includes(`k8s:uid:${k.metadata.uid}`));
     assert.deepEqual(mine.map((r) => r.id), [k.status.id], `exactly one remote key for ${k.metadata.name}`);
@@ -150,7 +145,7 @@ test('watches that expire (410 Gone) or go quiet are reopened without losing a c
     // A deletion while the watches churn is seen too (by the watch, or by the relist's diff against the cache).
     await cluster.ok(['delete', 'llmproxy', 'after-gone', '-n', ns, '--wait=false']);
     await eventually(async () => (await cluster.kubectl(['get', 'llmproxy', 'after-gone', '-n', ns])).code !== 0, { ...WAIT, what: 'the finalizer done' });
-    assert.equal((await api('/api/llm')).body.proxies.filter((p: { name: string }) => p.name.startsWith('after-gone')).length, 0);
+    assert.equal((await remoteProxies()).filter((p) => p.name.startsWith('after-gone')).length, 0);
   } finally {
     churn = false;
     await churner;
@@ -169,7 +164,7 @@ test('TOLLGATE_WATCH_NAMESPACE narrows the operator to one namespace', async () 
   const unseen = await cluster.get('llmproxy', 'unseen', 'ignored');
   assert.equal(unseen.status, undefined, 'an object outside the namespace gets no status');
   assert.equal(unseen.metadata.finalizers, undefined, 'nor a finalizer');
-  assert.equal((await api('/api/llm')).body.proxies.filter((p: { name: string }) => p.name.endsWith(`[k8s:${unseen.metadata.uid}]`)).length, 0);
+  assert.equal((await remoteProxies()).filter((p) => p.name.endsWith(`[k8s:${unseen.metadata.uid}]`)).length, 0);
   await o.stop();
 });
 
@@ -184,7 +179,7 @@ test('a changed Secret is sent again within the poll interval, long before the r
     { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
   ));
   const [p] = await allReady('llmproxies', ns, 1);
-  const first = (p as unknown as { status: { secretVersion: string } }).status.secretVersion;
+  const first = p!.status.secretVersion;
   await cluster.ok(['apply', '-f', '-'], manifest({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'provider', namespace: ns }, stringData: { key: 'sk-second' } }));
   const rv = JSON.parse(await cluster.ok(['get', 'secret', 'provider', '-n', ns, '-o', 'json'])).metadata.resourceVersion as string;
   const updated = await eventually(async () => {

@@ -8,51 +8,45 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import type { ApiClient } from '@tollgate/contract';
+import type { TestApp, TestUser } from '../../server/src/testing/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
 import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
 import { connect } from '../../server/src/testing/mcp-kit.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { condition, manifest, startCluster, startOperator, type Cluster, type OperatorProcess } from './kit.ts';
+import {
+  bodyOf, condition, connectedNamespace, manifest, startClusterWithApp, startOperator, statusOf, type Cluster, type ClusterWithApp, type OperatorProcess,
+} from './kit.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const UPSTREAM_TOKEN = 'upstream-bearer-token';
 const WAIT = { timeoutMs: 45_000, intervalMs: 200 };
 
+let stack: ClusterWithApp;
 let cluster: Cluster;
 let t: TestApp;
 let user: TestUser;
+let api: ApiClient;
 let upstream: McpUpstream;
 let openai: FakeProvider;
 let operator: OperatorProcess;
 
 before(async () => {
-  cluster = await startCluster();
-  await cluster.ok(['apply', '-f', join(root, 'crds')]);
-  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
   upstream = await startMcpUpstream({ token: UPSTREAM_TOKEN });
   openai = await startFakeProvider('openai');
-  t = await startTestApp({ env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: openai.url } });
-  user = await t.createUser();
+  stack = await startClusterWithApp({ app: { env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: openai.url } } });
+  ({ cluster, t, user, api } = stack);
   operator = await startOperator(cluster, { TOLLGATE_OPERATOR_RESYNC_S: '4', TOLLGATE_OPERATOR_LEASE_NAMESPACE: 'default' });
 });
 
 after(async () => {
   await operator?.stop();
-  await t?.close();
+  await stack?.close();
   await upstream?.close();
   await openai?.close();
-  cluster?.close();
 });
 
-const api = (path: string, method = 'GET', body?: unknown) => t.request(method, path, { token: user.pat, body });
-
-async function namespaceWithConnection(ns: string): Promise<void> {
-  await cluster.ok(['apply', '-f', '-'], manifest(
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tollgate-connection', namespace: ns }, stringData: { url: t.api, token: user.pat } },
-  ));
-}
+const namespaceWithConnection = (ns: string) => connectedNamespace(stack, ns);
 
 /** Waits for an object's Ready condition to have this status (and returns the object). */
 async function ready(resource: string, name: string, ns: string, status = 'True') {
@@ -93,14 +87,13 @@ test('the examples apply in order, become Ready, and serve MCP and LLM traffic w
   assert.match(table, new RegExp(`docs\\s+True\\s+${mcp.status.proxyHost.replaceAll('.', '\\.')}`));
 
   // The management API has them, under the PAT's user.
-  const remote = await api(`/api/mcp/${mcp.status.id}`);
-  assert.equal(remote.status, 200);
-  assert.match(remote.body.name, /\[k8s:[0-9a-f-]{36}\]$/);
-  assert.equal(remote.body.url, upstream.url);
-  assert.equal(remote.body.authType, 'bearer');
-  assert.ok(!JSON.stringify(remote.body).includes(UPSTREAM_TOKEN), 'the token is never returned');
-  const rules = await api(`/api/mcp/${mcp.status.id}/rules`);
-  assert.ok(rules.body.rules.length >= 1);
+  const remote = bodyOf(await api.call('GET /api/mcp/:id', { params: { id: mcp.status.id } }));
+  assert.match(remote.name, /\[k8s:[0-9a-f-]{36}\]$/);
+  assert.equal(remote.url, upstream.url);
+  assert.equal(remote.authType, 'bearer');
+  assert.ok(!JSON.stringify(remote).includes(UPSTREAM_TOKEN), 'the token is never returned');
+  const rules = bodyOf(await api.call('GET /api/mcp/:id/rules', { params: { id: mcp.status.id } }));
+  assert.ok(rules.rules.length >= 1);
 
   // The key from the Secret: MCP through the gateway (the upstream's bearer check passes: the token reached it).
   const secret = await cluster.get('secret', key.status.secretName, ns);
@@ -132,30 +125,34 @@ test('a change of the spec is applied, and a change made through REST is reverte
   const p = await ready('llmproxy', 'p', ns);
   await ready('ruleset', 'limits', ns);
   const id = p.status.id as string;
+  const proxy = () => api.call('GET /api/llm/:id', { params: { id } });
 
   await cluster.ok(['patch', 'llmproxy', 'p', '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { allowedModels: ['gpt-4o', 'gpt-4o-mini'], budget: { period: 'daily', capUsd: 5 } } })]);
   await eventually(async () => {
-    const r = await api(`/api/llm/${id}`);
-    return r.body.allowedModels.length === 2 && r.body.budget?.capUsd === 5;
+    const r = bodyOf(await proxy());
+    return r.allowedModels.length === 2 && r.budget?.capUsd === 5;
   }, { ...WAIT, what: 'the spec change reaching the API' });
 
   // Behind the operator's back: rename, change the models, empty the rules.
-  assert.equal((await api(`/api/llm/${id}`, 'PATCH', { name: 'renamed by hand', allowedModels: [] })).status, 200);
-  assert.equal((await api(`/api/llm/${id}/rules`, 'PUT', { rules: [] })).status, 200);
+  bodyOf(await api.call('PATCH /api/llm/:id', { params: { id }, body: { name: 'renamed by hand', allowedModels: [] } }));
+  bodyOf(await api.call('PUT /api/llm/:id/rules', { params: { id }, body: { rules: [] } }));
   await eventually(async () => {
-    const r = await api(`/api/llm/${id}`);
-    const rr = await api(`/api/llm/${id}/rules`);
-    return r.body.name.startsWith('p [k8s:') && r.body.allowedModels.length === 2 && rr.body.rules.length === 1;
+    const r = bodyOf(await proxy());
+    const rr = bodyOf(await api.call('GET /api/llm/:id/rules', { params: { id } }));
+    return r.name.startsWith('p [k8s:') && r.allowedModels.length === 2 && rr.rules.length === 1;
   }, { ...WAIT, what: 'the drift repaired' });
 
   // The remote proxy deleted behind its back: recreated (a new id), and the RuleSet follows it.
-  assert.equal((await api(`/api/llm/${id}`, 'DELETE')).status, 200);
+  bodyOf(await api.call('DELETE /api/llm/:id', { params: { id } }));
   const again = await eventually(async () => {
     const o = await cluster.get('llmproxy', 'p', ns);
     return o.status.id !== id && condition(o, 'Ready')?.status === 'True' ? o : undefined;
   }, { ...WAIT, what: 'the proxy recreated' });
-  await eventually(async () => (await api(`/api/llm/${again.status.id}/rules`)).body.rules?.length === 1, { ...WAIT, what: 'the rules stored on the new proxy' });
-  const proxies = (await api('/api/llm')).body.proxies.filter((x: { name: string }) => x.name.includes(p.metadata.uid));
+  await eventually(async () => {
+    const r = await api.call('GET /api/llm/:id/rules', { params: { id: again.status.id } });
+    return r.ok && r.body.rules.length === 1;
+  }, { ...WAIT, what: 'the rules stored on the new proxy' });
+  const proxies = bodyOf(await api.call('GET /api/llm')).proxies.filter((x) => x.name.includes(p.metadata.uid));
   assert.equal(proxies.length, 1, 'never two remote proxies for one object');
 });
 
@@ -185,7 +182,8 @@ test('an invalid object is refused by the API server with the CRD\'s message', a
 test('a missing dependency sets a condition and waits; nothing remote is created or emptied', async () => {
   const ns = 'waiting';
   await namespaceWithConnection(ns);
-  const before = (await api('/api/keys')).body.keys.length;
+  const keyCount = async () => bodyOf(await api.call('GET /api/keys')).keys.length;
+  const before = await keyCount();
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'later' }, models: ['*'] }] } },
     { apiVersion: 'tollgate.dev/v1alpha1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } } } },
@@ -200,8 +198,8 @@ test('a missing dependency sets a condition and waits; nothing remote is created
     return condition(o, 'Ready')?.reason === 'SecretMissing' ? o : undefined;
   }, { ...WAIT, what: 'McpProxy waiting for its Secret' });
   assert.match(condition(m, 'Ready')!.message, /Secret upstream/);
-  assert.equal((await api('/api/keys')).body.keys.length, before, 'no key was created while its proxy is missing');
-  assert.equal((await api('/api/mcp')).body.servers.filter((s: { name: string }) => s.name.includes(m.metadata.uid)).length, 0);
+  assert.equal(await keyCount(), before, 'no key was created while its proxy is missing');
+  assert.equal(bodyOf(await api.call('GET /api/mcp')).servers.filter((s) => s.name.includes(m.metadata.uid)).length, 0);
   const events = await cluster.ok(['get', 'events', '-n', ns, '-o', 'json']);
   assert.ok(JSON.parse(events).items.some((e: { reason: string; involvedObject: { name: string } }) => e.reason === 'SecretMissing' && e.involvedObject.name === 'm'));
 
@@ -269,11 +267,11 @@ test('rotating a key: a new key in the Secret, the old one refused by the gatewa
   const newKey = await read();
   assert.notEqual(newKey, oldKey);
   await eventually(async () => (await call(newKey)) === 200 && (await call(oldKey)) === 401, { ...WAIT, what: 'the gateway using the new key only' });
-  const keys = (await api('/api/keys')).body.keys.filter((x: { tags: string[] }) => x.tags.includes(`k8s:uid:${k.metadata.uid}`));
-  assert.deepEqual(keys.map((x: { id: string }) => x.id), [rotated.status.id], 'exactly one remote key: the new one');
+  const keys = bodyOf(await api.call('GET /api/keys')).keys.filter((x) => x.tags.includes(`k8s:uid:${k.metadata.uid}`));
+  assert.deepEqual(keys.map((x) => x.id), [rotated.status.id], 'exactly one remote key: the new one');
 
   // A key deleted behind the operator's back is reissued, and the Secret follows.
-  assert.equal((await api(`/api/keys/${rotated.status.id}`, 'DELETE')).status, 200);
+  bodyOf(await api.call('DELETE /api/keys/:id', { params: { id: rotated.status.id } }));
   await eventually(async () => {
     const o = await cluster.get('apikey', 'k', ns);
     return o.status.id !== rotated.status.id && condition(o, 'Ready')?.status === 'True';
@@ -300,7 +298,7 @@ test('deleting a namespace deletes every remote object of its objects', async ()
 
   await cluster.ok(['delete', 'namespace', ns, '--wait=false']);
   await eventually(async () => (await cluster.kubectl(['get', 'namespace', ns])).code !== 0, { ...WAIT, timeoutMs: 90_000, what: 'the namespace gone' });
-  assert.equal((await api(`/api/mcp/${m.status.id}`)).status, 404);
-  assert.equal((await api(`/api/llm/${l.status.id}`)).status, 404);
-  assert.ok(!(await api('/api/keys')).body.keys.some((x: { id: string }) => x.id === k.status.id));
+  assert.equal(statusOf(await api.call('GET /api/mcp/:id', { params: { id: m.status.id } })), 404);
+  assert.equal(statusOf(await api.call('GET /api/llm/:id', { params: { id: l.status.id } })), 404);
+  assert.equal(statusOf(await api.call('GET /api/keys/:id', { params: { id: k.status.id } })), 404);
 });

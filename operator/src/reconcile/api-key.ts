@@ -4,21 +4,17 @@
 // tollgate.dev/key-id). Every remote key carrying this object's UID tag that is not that one is a leftover of an
 // interrupted create or rotation and is deleted; a key whose plaintext was lost is replaced. Rotation (a new value
 // of the tollgate.dev/rotate annotation) is: create the new key, swap the Secret, delete the old key.
-import {
-  buildKeyTags, nameTag, type ApiClient, type keyBudgetEntrySchema, type keyRecordSchema,
-} from '@tollgate/contract';
-import type { z } from 'zod';
+import { buildKeyTags, nameTag, type ApiClient, type BodyOf, type ResponseOf } from '@tollgate/contract';
 import { ROTATE_ANNOTATION, apiKeySpecSchema, type ApiKeySpec } from '../kinds/specs.ts';
 import { objectTag, remoteKeyName, uidTag } from '../kinds/identity.ts';
 import type { KubeClient } from '../kube/client.ts';
 import { ownerReference, paths, type KubeObject, type SecretObject } from '../kube/objects.ts';
 import { sameSet, sameValue } from './compare.ts';
 import { failed, ok, waiting, type Outcome } from './outcome.ts';
-import { apiFailure, deleteRemote } from './remote.ts';
+import { apiFailure, deleted } from './remote.ts';
 import type { ReconcileContext, Reconciler } from './types.ts';
 
-type KeyRecord = z.output<typeof keyRecordSchema>;
-type KeyBudgetEntry = z.output<typeof keyBudgetEntrySchema>;
+type KeyRecord = ResponseOf<'GET /api/keys/:id'>;
 
 export const KEY_ID_ANNOTATION = 'tollgate.dev/key-id';
 /** The tollgate.dev/rotate value the Secret's key was minted for. Kept on the Secret, which is read from the API
@@ -31,7 +27,7 @@ interface Grants {
   mcpPermissions: Array<{ id: string; tools: string[]; resources: string[] }>;
   llmPermissions: Array<{ id: string; models: string[] }>;
   customTags: string[];
-  budgets: Array<{ proxyId: string; period: string; capUsd: number; hardBlock: boolean }>;
+  budgets: Array<{ proxyId: string } & Pick<ApiKeySpec['llmBudgets'][number], 'period' | 'capUsd' | 'hardBlock'>>;
 }
 
 type Resolved = { ok: true; value: Grants } | { ok: false; outcome: Outcome };
@@ -50,7 +46,7 @@ type Step<T> = { ok: true; value: T } | { ok: false; outcome: Outcome };
 /** Resource URIs of one grant as the API's resource ids; `*` or an empty list is passed through unchanged. */
 async function resourceIds(ctx: ReconcileContext, proxy: { id: string; name: string }, resources: string[]): Promise<Step<string[]>> {
   if (resources.includes('*') || !resources.length) return { ok: true, value: resources };
-  const r = await ctx.api.get<{ resources: Array<{ id: string; uri: string }> }>(`/api/mcp/${encodeURIComponent(proxy.id)}/resources`);
+  const r = await ctx.api.call('GET /api/mcp/:id/resources', { params: { id: proxy.id } });
   if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Listing the resources of the MCP server') };
   const byUri = new Map(r.body.resources.map((x) => [x.uri, x.id]));
   const missing = resources.filter((u) => !byUri.has(u));
@@ -132,22 +128,24 @@ async function writeKeySecret(kube: KubeClient, obj: KubeObject<ApiKeySpec>, exi
 
 /** The masked form of a key, as the API lists it (the create answer has only the plaintext). */
 async function maskedKeyOf(api: ApiClient, id: string): Promise<string | undefined> {
-  const r = await api.get<{ keys: KeyRecord[] }>('/api/keys');
-  return r.ok ? r.body.keys.find((k) => k.id === id)?.key : undefined;
+  const r = await api.call('GET /api/keys/:id', { params: { id } });
+  return r.ok ? r.body.key : undefined;
 }
 
 async function syncBudgets(api: ApiClient, keyId: string, want: Grants['budgets'], previous: readonly string[]): Promise<Outcome | undefined> {
   for (const b of want) {
-    const list = await api.get<{ keys: KeyBudgetEntry[] }>(`/api/llm/${encodeURIComponent(b.proxyId)}/keys`);
-    if (!list.ok) return apiFailure(list.error, 'Reading the per-key budgets');
-    const have = list.body.keys.find((k) => k.credentialId === keyId)?.budget ?? null;
-    const body = { period: b.period, capUsd: b.capUsd, hardBlock: b.hardBlock };
+    const params = { id: b.proxyId, credId: keyId };
+    const current = await api.call('GET /api/llm/:id/keys/:credId/budget', { params });
+    // 404: the key has no access to the proxy (yet), so no cap either; the PUT below answers why it cannot have one.
+    if (!current.ok && current.error.status !== 404) return apiFailure(current.error, 'Reading the per-key budget');
+    const have = current.ok ? current.body.budget : null;
+    const body: BodyOf<'PUT /api/llm/:id/keys/:credId/budget'> = { period: b.period, capUsd: b.capUsd, hardBlock: b.hardBlock };
     if (sameValue(have, body)) continue;
-    const r = await api.put(`/api/llm/${encodeURIComponent(b.proxyId)}/keys/${encodeURIComponent(keyId)}/budget`, body);
+    const r = await api.call('PUT /api/llm/:id/keys/:credId/budget', { params, body });
     if (!r.ok) return apiFailure(r.error, 'Setting the per-key budget');
   }
   for (const proxyId of previous.filter((p) => !want.some((b) => b.proxyId === p))) {
-    const gone = await deleteRemote(api, `/api/llm/${encodeURIComponent(proxyId)}/keys/${encodeURIComponent(keyId)}/budget`, 'per-key budget');
+    const gone = deleted(await api.call('DELETE /api/llm/:id/keys/:credId/budget', { params: { id: proxyId, credId: keyId } }), 'per-key budget');
     if (gone) return gone;
   }
   return undefined;
@@ -174,13 +172,14 @@ const MINT_EVENT: Record<'create' | 'reissue' | 'rotate', (id: string, secret: s
 };
 
 /** Creates a key and stores its plaintext in the Secret; the key is deleted again if the Secret cannot be written. */
-async function mint(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, secret: SecretObject | undefined, req: { body: Record<string, unknown>; rotation: string | undefined }): Promise<{ ok: true; id: string } | { ok: false; outcome: Outcome }> {
-  const created = await ctx.api.post<{ key: { id: string; key: string } }>('/api/keys', req.body);
+async function mint(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, secret: SecretObject | undefined, req: { body: BodyOf<'POST /api/keys'>; rotation: string | undefined }): Promise<{ ok: true; id: string } | { ok: false; outcome: Outcome }> {
+  const created = await ctx.api.call('POST /api/keys', { body: req.body });
   if (!created.ok) return { ok: false, outcome: apiFailure(created.error, 'Creating the client key') };
   const { id, key } = created.body.key;
   const written = await writeKeySecret(ctx.kube, obj, secret, { id, plaintext: key, rotation: req.rotation });
   if (!written) return { ok: true, id };
-  await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(id)}`, 'client key');
+  // Best effort: a key left behind carries the UID tag, so the next reconcile deletes it as a leftover.
+  await ctx.api.call('DELETE /api/keys/:id', { params: { id } });
   return { ok: false, outcome: written };
 }
 
@@ -208,17 +207,28 @@ async function applyPlan(ctx: ReconcileContext, plan: KeyPlan, w: KeyWork): Prom
   if (sameSet(plan.current.tags, buildKeyTags(nameTag(w.keyName), g.mcpPermissions, g.llmPermissions, g.customTags))) {
     return { ok: true, id, masked: plan.current.key, event: undefined };
   }
-  const r = await ctx.api.patch(`/api/keys/${encodeURIComponent(id)}`, w.body);
+  const r = await ctx.api.call('PATCH /api/keys/:id', { params: { id }, body: w.body });
   if (!r.ok) return { ok: false, outcome: apiFailure(r.error, 'Updating the client key') };
-  return { ok: true, id, masked: plan.current.key, event: { type: 'Normal', reason: 'Updated', message: 'Updated the permissions of the client key' } };
+  return { ok: true, id, masked: r.body.key.key, event: { type: 'Normal', reason: 'Updated', message: 'Updated the permissions of the client key' } };
 }
 
 async function deleteLeftovers(api: ApiClient, leftovers: readonly KeyRecord[]): Promise<Outcome | undefined> {
   for (const k of leftovers) {
-    const gone = await deleteRemote(api, `/api/keys/${encodeURIComponent(k.id)}`, 'previous client key');
+    const gone = deleted(await api.call('DELETE /api/keys/:id', { params: { id: k.id } }), 'previous client key');
     if (gone) return gone;
   }
   return undefined;
+}
+
+/**
+ * The remote keys of an ApiKey: every key carrying its UID tag. This lists all the user's keys, not only the one the
+ * Secret names: a create or rotation interrupted before its Secret write leaves keys that nothing else refers to, and
+ * the tag is the only way to find them (and delete them, here and on cleanup).
+ */
+async function keysOf(api: ApiClient, obj: KubeObject<ApiKeySpec>): Promise<{ ok: true; keys: KeyRecord[] } | { ok: false; outcome: Outcome }> {
+  const listed = await api.call('GET /api/keys');
+  if (!listed.ok) return { ok: false, outcome: apiFailure(listed.error, 'Listing the client keys') };
+  return { ok: true, keys: listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid))) };
 }
 
 /** Reads the Secret and plans which remote key it should hold; the remote keys are those carrying the UID tag. */
@@ -257,10 +267,9 @@ export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
     const keyName = remoteKeyName(obj.metadata.namespace!, obj.metadata.name);
     const body = { mcpPermissions: g.mcpPermissions, llmPermissions: g.llmPermissions, customTags: g.customTags };
 
-    const listed = await ctx.api.get<{ keys: KeyRecord[] }>('/api/keys');
-    if (!listed.ok) return apiFailure(listed.error, 'Listing the client keys');
-    const mine = listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid)));
-    const planned = await readAndPlan(ctx, obj, mine);
+    const mine = await keysOf(ctx.api, obj);
+    if (!mine.ok) return mine.outcome;
+    const planned = await readAndPlan(ctx, obj, mine.keys);
     if (!planned.ok) return planned.outcome;
     const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
     const applied = await applyPlan(ctx, planned.plan, { obj, grants: g, keyName, body, secret: planned.secret, rotation });
@@ -271,10 +280,10 @@ export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
   },
 
   async cleanup(ctx, obj) {
-    const listed = await ctx.api.get<{ keys: KeyRecord[] }>('/api/keys');
-    if (!listed.ok) return apiFailure(listed.error, 'Listing the client keys');
-    for (const k of listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid)))) {
-      const gone = await deleteRemote(ctx.api, `/api/keys/${encodeURIComponent(k.id)}`, 'client key');
+    const mine = await keysOf(ctx.api, obj);
+    if (!mine.ok) return mine.outcome;
+    for (const k of mine.keys) {
+      const gone = deleted(await ctx.api.call('DELETE /api/keys/:id', { params: { id: k.id } }), 'client key');
       if (gone) return gone;
     }
     return undefined; // the Secret is owned by the ApiKey: the garbage collector deletes it

@@ -1,24 +1,26 @@
 // LlmProxy → an LLM proxy of the management API (POST/PATCH/DELETE /api/llm).
-import { normalizeModels, type llmProxyRecordSchema } from '@tollgate/contract';
-import type { z } from 'zod';
+import { normalizeModels, type BodyOf, type ResponseOf } from '@tollgate/contract';
 import { llmProxySpecSchema } from '../kinds/specs.ts';
 import { remoteProxyName } from '../kinds/identity.ts';
 import { sameValue } from './compare.ts';
 import { desiredAuth, sameAuth, type InboundAuth } from './inbound-auth.ts';
 import { proxyDependents } from './mcp-proxy.ts';
 import { ok } from './outcome.ts';
-import { deleteRemote, findRemoteProxy } from './remote.ts';
-import { syncProxy, type ProxyEndpoint } from './proxy-sync.ts';
+import { mapBody } from './remote.ts';
+import { deleteRemoteProxy, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
 import type { Reconciler } from './types.ts';
 
-type LlmRecord = z.output<typeof llmProxyRecordSchema>;
+/** A proxy as listed; reading one adds its DNS pin, which the operator does not look at. */
+type LlmRecord = ResponseOf<'PATCH /api/llm/:id'>;
+type LlmPatch = BodyOf<'PATCH /api/llm/:id'>;
 
-const path = (id: string) => `/api/llm/${encodeURIComponent(id)}`;
-
-export const LLM_ENDPOINT: ProxyEndpoint<LlmRecord> = {
-  collection: '/api/llm', listField: 'proxies', what: 'LLM proxy', whats: 'LLM proxies',
-  created: (body) => body as LlmRecord,
-  secretField: 'providerKey', secretLabel: 'provider key',
+export const LLM_ROUTES: ProxyRoutes<LlmRecord, BodyOf<'POST /api/llm'>, LlmPatch> = {
+  what: 'LLM proxy', whats: 'LLM proxies', secretField: 'providerKey', secretLabel: 'provider key',
+  list: async (api) => mapBody(await api.call('GET /api/llm'), (b) => b.proxies),
+  read: (api, id) => api.call('GET /api/llm/:id', { params: { id } }),
+  create: (api, body) => api.call('POST /api/llm', { body }),
+  update: (api, id, body) => api.call('PATCH /api/llm/:id', { params: { id }, body }),
+  remove: (api, id) => api.call('DELETE /api/llm/:id', { params: { id } }),
 };
 
 export type LlmDesired = Pick<LlmRecord, 'name' | 'provider' | 'allowedModels' | 'defaultModel' | 'logConversations' | 'budget'> & {
@@ -29,10 +31,16 @@ export type LlmDesired = Pick<LlmRecord, 'name' | 'provider' | 'allowedModels' |
 
 const COMPARED = ['name', 'provider', 'allowedModels', 'defaultModel', 'logConversations', 'budget'] as const;
 
+/** The fields of `desired` named in `keys` whose value differs from `remote`'s. */
+function differing<T, K extends keyof T>(desired: T, remote: Pick<T, K>, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (!sameValue(desired[k], remote[k])) out[k] = desired[k];
+  return out;
+}
+
 /** The fields of a PATCH that brings `remote` to `desired`; the write-only key is sent when its Secret changed. */
-export function llmPatch(remote: LlmRecord, desired: LlmDesired, sentSecretVersion: unknown): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
-  for (const f of COMPARED) if (!sameValue(desired[f], remote[f])) patch[f] = desired[f];
+export function llmPatch(remote: LlmRecord, desired: LlmDesired, sentSecretVersion: unknown): LlmPatch {
+  const patch: LlmPatch = differing(desired, remote, COMPARED);
   if (!sameAuth(desired.auth, remote.auth)) patch.auth = desired.auth;
   if (desired.key && sentSecretVersion !== desired.key.version) patch.providerKey = desired.key.value;
   if (!desired.key && sentSecretVersion) patch.providerKey = null; // the reference was removed
@@ -62,7 +70,7 @@ export const llmProxyReconciler: Reconciler<typeof llmProxySpecSchema> = {
       key,
     };
     const { key: _key, ...body } = desired;
-    const synced = await syncProxy(ctx.api, LLM_ENDPOINT, {
+    const synced = await syncProxy(ctx.api, LLM_ROUTES, {
       statusId: obj.status?.id, uid: metadata.uid,
       create: { ...body, ...(key ? { providerKey: key.value } : {}) },
       patchOf: (remote) => llmPatch(remote, desired, obj.status?.secretVersion),
@@ -72,9 +80,7 @@ export const llmProxyReconciler: Reconciler<typeof llmProxySpecSchema> = {
   },
 
   async cleanup(ctx, obj) {
-    const found = await findRemoteProxy<LlmRecord>(ctx.api, LLM_ENDPOINT, obj.status?.id, obj.metadata.uid);
-    if (!found.ok) return found.outcome;
-    return found.remote ? deleteRemote(ctx.api, path(found.remote.id), 'LLM proxy') : undefined;
+    return deleteRemoteProxy(ctx.api, LLM_ROUTES, obj.status?.id, obj.metadata.uid);
   },
 
   dependents: (obj, objects) => proxyDependents('LlmProxy', obj, objects),

@@ -1,7 +1,6 @@
 // McpProxy → an MCP server of the management API (POST/PATCH/DELETE /api/mcp), its tool discovery and its synthetic
 // resources (keyed by uri).
-import type { ApiClient, mcpServerRecordSchema, resourceRecordSchema } from '@tollgate/contract';
-import type { z } from 'zod';
+import type { ApiClient, BodyOf, ResponseOf } from '@tollgate/contract';
 import { mcpProxySpecSchema, type McpProxySpec } from '../kinds/specs.ts';
 import { MAX_STATUS_TOOLS } from '../crds/status.ts';
 import { remoteProxyName } from '../kinds/identity.ts';
@@ -9,21 +8,23 @@ import type { KubeObject } from '../kube/objects.ts';
 import { sameValue } from './compare.ts';
 import { desiredAuth, sameAuth, type InboundAuth } from './inbound-auth.ts';
 import { ok, type Outcome } from './outcome.ts';
-import { apiFailure, deleteRemote, findRemoteProxy } from './remote.ts';
-import { syncProxy, type ProxyEndpoint } from './proxy-sync.ts';
+import { apiFailure, deleted, mapBody } from './remote.ts';
+import { deleteRemoteProxy, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
 import type { ReconcileContext, Reconciler } from './types.ts';
 
-type McpRecord = z.output<typeof mcpServerRecordSchema>;
-type ResourceRecord = z.output<typeof resourceRecordSchema>;
+type McpRecord = ResponseOf<'GET /api/mcp/:id'>;
+type McpPatch = BodyOf<'PATCH /api/mcp/:id'>;
 
-const path = (id: string) => `/api/mcp/${encodeURIComponent(id)}`;
 /** The status lists the first tools only: the whole object must fit in etcd. */
 const toolNames = (tools: McpRecord['tools']) => tools.slice(0, MAX_STATUS_TOOLS).map((t) => t.name);
 
-export const MCP_ENDPOINT: ProxyEndpoint<McpRecord> = {
-  collection: '/api/mcp', listField: 'servers', what: 'MCP server', whats: 'MCP servers',
-  created: (body) => (body as { server: McpRecord }).server,
-  secretField: 'authToken', secretLabel: 'upstream token',
+export const MCP_ROUTES: ProxyRoutes<McpRecord, BodyOf<'POST /api/mcp'>, McpPatch> = {
+  what: 'MCP server', whats: 'MCP servers', secretField: 'authToken', secretLabel: 'upstream token',
+  list: async (api) => mapBody(await api.call('GET /api/mcp'), (b) => b.servers),
+  read: (api, id) => api.call('GET /api/mcp/:id', { params: { id } }),
+  create: async (api, body) => mapBody(await api.call('POST /api/mcp', { body }), (b) => b.server),
+  update: (api, id, body) => api.call('PATCH /api/mcp/:id', { params: { id }, body }),
+  remove: (api, id) => api.call('DELETE /api/mcp/:id', { params: { id } }),
 };
 
 export interface McpDesired {
@@ -36,8 +37,8 @@ export interface McpDesired {
 }
 
 /** The fields of a PATCH that brings `remote` to `desired`; the token is sent again when its Secret changed. */
-export function mcpPatch(remote: McpRecord, desired: McpDesired, sentSecretVersion: unknown): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
+export function mcpPatch(remote: McpRecord, desired: McpDesired, sentSecretVersion: unknown): McpPatch {
+  const patch: McpPatch = {};
   if (remote.name !== desired.name) patch.name = desired.name;
   if (remote.url !== desired.url) patch.url = desired.url;
   if (remote.authType !== desired.authType) patch.authType = desired.authType;
@@ -66,7 +67,7 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
     const desired: McpDesired = {
       name: remoteProxyName(spec.displayName ?? metadata.name, metadata.uid), url: spec.url, authType: upstream.type, auth: desiredAuth(spec.auth), token,
     };
-    const synced = await syncProxy(ctx.api, MCP_ENDPOINT, {
+    const synced = await syncProxy(ctx.api, MCP_ROUTES, {
       statusId: obj.status?.id, uid: metadata.uid,
       create: { name: desired.name, url: desired.url, authType: desired.authType, ...(token ? { authToken: token.value } : {}), auth: desired.auth },
       patchOf: (remote) => mcpPatch(remote, desired, obj.status?.secretVersion),
@@ -87,9 +88,7 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
   },
 
   async cleanup(ctx, obj) {
-    const found = await findRemoteProxy<McpRecord>(ctx.api, MCP_ENDPOINT, obj.status?.id, obj.metadata.uid);
-    if (!found.ok) return found.outcome;
-    return found.remote ? deleteRemote(ctx.api, path(found.remote.id), 'MCP server') : undefined;
+    return deleteRemoteProxy(ctx.api, MCP_ROUTES, obj.status?.id, obj.metadata.uid);
   },
 
   dependents: (obj, objects) => proxyDependents('McpProxy', obj, objects),
@@ -114,7 +113,7 @@ async function upstreamToken(ctx: ReconcileContext, upstream: NonNullable<McpPro
 /** Discovers the tools again when the upstream changed since the last discovery or none were found; updates `fields`. */
 async function rediscover(api: ApiClient, remote: { id: string; tools: McpRecord['tools'] }, fields: Record<string, unknown>, signature: string): Promise<Outcome | undefined> {
   if (fields.discoveredFor === signature && remote.tools.length !== 0) return undefined;
-  const d = await api.post<{ tools: McpRecord['tools'] }>(`${path(remote.id)}/tools`);
+  const d = await api.call('POST /api/mcp/:id/tools', { params: { id: remote.id } });
   if (!d.ok) return discoveryFailed(apiFailure(d.error, 'Discovering the tools of the upstream'), fields);
   fields.tools = toolNames(d.body.tools);
   fields.discoveredFor = signature;
@@ -151,8 +150,7 @@ export function proxyDependents(kind: 'McpProxy' | 'LlmProxy', obj: KubeObject, 
 
 /** The proxy's synthetic resources, keyed by uri: create the missing, update what differs, delete the rest. */
 async function syncResources(api: ApiClient, id: string, desired: McpProxySpec['resources']): Promise<Outcome | undefined> {
-  const base = `${path(id)}/resources`;
-  const list = await api.get<{ resources: Array<Omit<ResourceRecord, 'content'>> }>(base);
+  const list = await api.call('GET /api/mcp/:id/resources', { params: { id } });
   if (!list.ok) return apiFailure(list.error, 'Listing the synthetic resources');
   const byUri = new Map(list.body.resources.map((r) => [r.uri, r]));
   for (const want of desired) {
@@ -160,20 +158,21 @@ async function syncResources(api: ApiClient, id: string, desired: McpProxySpec['
     byUri.delete(want.uri);
     const body = { uri: want.uri, name: want.name, description: want.description ?? null, mimeType: want.mimeType, content: want.content };
     if (!have) {
-      const r = await api.post(base, body);
+      const r = await api.call('POST /api/mcp/:id/resources', { params: { id }, body });
       if (!r.ok) return apiFailure(r.error, `Creating the resource ${want.uri}`);
       continue;
     }
-    const full = await api.get<ResourceRecord>(`${base}/${encodeURIComponent(have.id)}`);
+    const one = { id, rid: have.id };
+    const full = await api.call('GET /api/mcp/:id/resources/:rid', { params: one });
     if (!full.ok) return apiFailure(full.error, `Reading the resource ${want.uri}`);
     const current = { uri: full.body.uri, name: full.body.name, description: full.body.description ?? null, mimeType: full.body.mimeType, content: full.body.content };
     if (!sameValue(current, body)) {
-      const r = await api.patch(`${base}/${encodeURIComponent(have.id)}`, body);
+      const r = await api.call('PATCH /api/mcp/:id/resources/:rid', { params: one, body });
       if (!r.ok) return apiFailure(r.error, `Updating the resource ${want.uri}`);
     }
   }
   for (const extra of byUri.values()) {
-    const gone = await deleteRemote(api, `${base}/${encodeURIComponent(extra.id)}`, `resource ${extra.uri}`);
+    const gone = deleted(await api.call('DELETE /api/mcp/:id/resources/:rid', { params: { id, rid: extra.id } }), `resource ${extra.uri}`);
     if (gone) return gone;
   }
   return undefined;

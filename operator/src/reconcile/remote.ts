@@ -1,7 +1,6 @@
-// The management API's answers as outcomes, and finding (or adopting) the remote object of a Kubernetes object.
-import type { ApiClient, ApiError } from '@tollgate/contract';
-import { uidOfRemoteName } from '../kinds/identity.ts';
-import { apiErrorSummary } from './api-error-summary.ts';
+// The management API's answers as outcomes.
+import type { ApiError, ApiResult } from '@tollgate/contract';
+import { apiErrorSummary, printable } from './api-error-summary.ts';
 import { failed, invalid, waiting, type Outcome } from './outcome.ts';
 
 /**
@@ -9,6 +8,11 @@ import { failed, invalid, waiting, type Outcome } from './outcome.ts';
  * bounded, printable summary of the answer, never its body (api-error-summary.ts).
  */
 export function apiFailure(err: ApiError, action: string): Outcome {
+  // A body the contract does not describe: most likely an API of another version than the operator's. Nothing the
+  // spec can fix, and retrying soon only repeats it, so it waits; the client's message names the route and the field.
+  if (err.drift) {
+    return waiting('ContractMismatch', `${action} failed: ${printable(err.message)} (are the operator and the management API of the same version?)`, {}, 60_000);
+  }
   const message = `${action} failed (HTTP ${err.status || 'unreachable'}): ${apiErrorSummary(err)}`;
   // The client follows no redirect: whatever the Secret's URL redirects to was never checked against the allow-list.
   if (err.status >= 300 && err.status < 400) return waiting('ConnectionRedirected', message, {}, 30_000);
@@ -17,28 +21,13 @@ export function apiFailure(err: ApiError, action: string): Outcome {
   return invalid('RemoteRejected', message);
 }
 
-export type Found<T> = { ok: true; remote: T | undefined } | { ok: false; outcome: Outcome };
-
-/**
- * The remote proxy of an object: by the id in its status, else (first create, or the status write was lost in a crash,
- * or the record was deleted behind the operator's back) the one whose name carries the object's UID.
- */
-export async function findRemoteProxy<T extends { id: string; name: string }>(
-  api: ApiClient, k: { collection: string; listField: string; what: string; whats: string }, statusId: unknown, uid: string,
-): Promise<Found<T>> {
-  if (typeof statusId === 'string' && statusId) {
-    const r = await api.get<T>(`${k.collection}/${encodeURIComponent(statusId)}`);
-    if (r.ok) return { ok: true, remote: r.body };
-    if (r.error.status !== 404) return { ok: false, outcome: apiFailure(r.error, `Reading the ${k.what}`) };
-  }
-  const all = await api.get<Record<string, T[]>>(k.collection);
-  if (!all.ok) return { ok: false, outcome: apiFailure(all.error, `Listing the ${k.whats}`) };
-  return { ok: true, remote: (all.body[k.listField] ?? []).find((p) => uidOfRemoteName(p.name) === uid) };
+/** A successful answer's body reshaped (the record inside a wrapper); a failure passes through. */
+export function mapBody<T, U>(r: ApiResult<T>, f: (body: T) => U): ApiResult<U> {
+  return r.ok ? { ok: true, status: r.status, body: f(r.body) } : r;
 }
 
-/** A DELETE where "already gone" is success. */
-export async function deleteRemote(api: ApiClient, path: string, what: string): Promise<Outcome | undefined> {
-  const r = await api.delete(path);
+/** The answer of a DELETE, where "already gone" is success. */
+export function deleted(r: ApiResult<unknown>, what: string): Outcome | undefined {
   if (r.ok || r.error.status === 404) return undefined;
   return apiFailure(r.error, `Deleting the ${what}`);
 }

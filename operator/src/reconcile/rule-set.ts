@@ -1,7 +1,7 @@
 // RuleSet → the rule array of a proxy (PUT /api/{mcp|llm}/:id/rules). Every RuleSet of one proxy contributes; the
 // array is their rules concatenated by (order, metadata.name). While any of them is invalid the stored array is left
 // as it is (the last good one), so a typo can never silently drop the other sets' rules.
-import { checkRules, type ProxyKind, type Rule } from '@tollgate/contract';
+import { checkRules, type ProxyKind, type RouteKey, type Rule } from '@tollgate/contract';
 import { ruleSetSpecSchema, type RuleSetSpec } from '../kinds/specs.ts';
 import type { KubeObject } from '../kube/objects.ts';
 import { sameValue } from './compare.ts';
@@ -10,6 +10,12 @@ import { apiFailure } from './remote.ts';
 import type { ObjectIndex, ReconcileContext, Reconciler } from './types.ts';
 
 const PROXY_KIND = { McpProxy: 'mcp', LlmProxy: 'llm' } as const satisfies Record<RuleSetSpec['targetRef']['kind'], ProxyKind>;
+
+/** The rules routes of each proxy kind: both take and answer `{ rules }`, so one code path serves the two. */
+const RULES_ROUTES = {
+  mcp: { read: 'GET /api/mcp/:id/rules', write: 'PUT /api/mcp/:id/rules' },
+  llm: { read: 'GET /api/llm/:id/rules', write: 'PUT /api/llm/:id/rules' },
+} as const satisfies Record<ProxyKind, { read: RouteKey; write: RouteKey }>;
 
 type RuleSetObject = KubeObject<RuleSetSpec>;
 
@@ -50,11 +56,11 @@ function locate(message: string, offsets: Combined['offsets']): { name: string; 
 /** Stores the array unless it is already stored; 'gone' when the proxy does not exist remotely. */
 async function putRules(ctx: ReconcileContext, proxy: { kind: ProxyKind; id: string }, combined: Combined, self: string): Promise<Outcome | 'gone' | undefined> {
   const { kind, id } = proxy;
-  const path = `/api/${kind}/${encodeURIComponent(id)}/rules`;
-  const current = await ctx.api.get<{ rules: unknown[] }>(path);
+  const routes = RULES_ROUTES[kind];
+  const current = await ctx.api.call(routes.read, { params: { id } });
   if (!current.ok) return current.error.status === 404 ? 'gone' : apiFailure(current.error, 'Reading the rules');
   if (sameValue(current.body.rules, combined.rules)) return undefined;
-  const r = await ctx.api.put(path, { rules: combined.rules });
+  const r = await ctx.api.call(routes.write, { params: { id }, body: { rules: combined.rules } });
   if (r.ok) return undefined;
   const where = locate(r.error.message, combined.offsets);
   const failure = apiFailure({ ...r.error, message: where.message }, `Storing the rules${where.name && where.name !== self ? ` (RuleSet ${where.name})` : ''}`);
