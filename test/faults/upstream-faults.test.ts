@@ -11,7 +11,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chartBucket } from '../../server/src/gateway/event-types.ts';
 import { eventually } from '../../server/src/testing/eventually.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
+import { must, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
 import { createKey, rawPost } from '../../server/src/testing/mcp-kit.ts';
 
 const TIMEOUT_MS = 800;
@@ -116,9 +116,12 @@ after(async () => {
   await new Promise((r) => upstream?.close(r));
 });
 
+/** The global process, with Node's undocumented list of what keeps it alive (sockets among them), which @types/node leaves out. */
+declare const process: NodeJS.Process & { _getActiveHandles(): unknown[] };
+
 /** Sockets of this process (the gateway runs in it) connected to the fault upstream. */
 function gatewaySockets(): number {
-  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  const handles = process._getActiveHandles();
   return handles.filter((h) => h instanceof Socket && h.remotePort === port && !h.destroyed).length;
 }
 
@@ -146,9 +149,7 @@ function sseData(text: string): string[] {
 }
 
 test('MCP upstream faults: clear errors, one outcome event each, no socket left behind', async () => {
-  const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'faulty', url: `http://127.0.0.1:${port}/mcp` } });
-  assert.equal(r.status, 201, r.text);
-  const id = r.body.server.id as string;
+  const { id } = must(await t.client(user.pat).call('POST /api/mcp', { body: { name: 'faulty', url: `http://127.0.0.1:${port}/mcp` } })).server;
   const key = await createKey(t, { id, user, pathUrl: '', hostUrl: '' });
   let n = 0;
   const call = () => rawPost(`${t.gateway}/${id}/`, { jsonrpc: '2.0', id: ++n, method: 'tools/call', params: { name: 'work', arguments: {} } }, { authorization: `Bearer ${key}` });
@@ -197,13 +198,12 @@ test('MCP upstream faults: clear errors, one outcome event each, no socket left 
 });
 
 test('LLM upstream faults: clear errors, one outcome event each, no socket left behind', async () => {
-  const r = await t.request('POST', '/api/llm', { token: user.pat, body: { name: 'faulty', provider: 'openai', providerKey: 'sk-test' } });
-  assert.equal(r.status, 201, r.text);
-  const id = r.body.id as string;
-  const k = await t.request('POST', '/api/keys', { token: user.pat, body: { name: 'faulty', llmPermissions: [{ id, models: ['*'] }] } });
+  const api = t.client(user.pat);
+  const { id } = must(await api.call('POST /api/llm', { body: { name: 'faulty', provider: 'openai', providerKey: 'sk-test' } }));
+  const key = must(await api.call('POST /api/keys', { body: { name: 'faulty', llmPermissions: [{ id, models: ['*'] }] } })).key.key;
   const send = async (stream: boolean) => {
     const res = await fetch(`${t.gateway}/${id}/v1/chat/completions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${k.body.key.key as string}` },
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: JSON.stringify({ model: 'gpt-4o-mini', stream, messages: [{ role: 'user', content: 'hi' }] }),
     }).catch((err: Error) => err);
     if (res instanceof Error) return { status: 0, text: '', cut: true };

@@ -1,5 +1,6 @@
 // The gateway's catalog of event types and their chart buckets. It imports nothing, so the metrics (which Services
-// holds), the audit chart and the event writer (events.ts, which needs Services) all read it without a cycle.
+// holds), the audit chart and the event writer (events.ts, which needs the gateway's capabilities) all read it without
+// a cycle.
 
 /**
  * Every event type the gateway emits, with the chart bucket it counts in (`/api/logs/chart` buckets allow, deny and

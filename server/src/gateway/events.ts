@@ -3,7 +3,8 @@
 // request/response body.
 import type { AuditEvent } from '../audit/writer.ts';
 import type { ProxyConfig } from '../snapshot/snapshot.ts';
-import { unixNow, type Services } from '../services.ts';
+import { unixNow } from '../services.ts';
+import type { GatewayDeps } from './capabilities.ts';
 import type { GatewayEventType } from './event-types.ts';
 
 export interface GatewayEvent {
@@ -16,12 +17,12 @@ export interface GatewayEvent {
 }
 
 /** Records one event for a proxy. Cheap: it only appends to the writer's buffer. */
-export function emitEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): void {
+export function emitEvent(s: Pick<GatewayDeps, 'audit' | 'metrics' | 'clock'>, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): void {
   s.metrics?.event(proxy.kind, e.type, e.details?.reason);
   s.audit.write(auditEvent(s, proxy, e));
 }
 
-export function auditEvent(s: Services, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): AuditEvent {
+export function auditEvent(s: Pick<GatewayDeps, 'clock'>, proxy: Pick<ProxyConfig, 'id' | 'userId' | 'kind'>, e: GatewayEvent): AuditEvent {
   return {
     userId: proxy.userId,
     timestamp: unixNow(s.clock),

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { fetch as undiciFetch } from 'undici';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
+import { fetchVia } from '../testing/undici-fetch.ts';
 import { startTestApp, type TestApp } from '../testing/harness.ts';
 import { buildHostCheck, hostName } from './host-check.ts';
 import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from '../testing/mcp-kit.ts';
@@ -70,8 +70,7 @@ describe('through a running gateway', () => {
   async function sdkClientAs(name: string): Promise<{ connect(): Promise<void>; close(): Promise<void> }> {
     const gw = new URL(t.gateway);
     const agent = createPinnedAgent({ hostname: name, ip: gw.hostname, port: Number(gw.port) });
-    const f = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
-    const transport = new StreamableHTTPClientTransport(new URL(`http://${name}:${gw.port}/${p.id}/`), { requestInit: { headers: { authorization: `Bearer ${key}` } }, fetch: f });
+    const transport = new StreamableHTTPClientTransport(new URL(`http://${name}:${gw.port}/${p.id}/`), { requestInit: { headers: { authorization: `Bearer ${key}` } }, fetch: fetchVia(agent) });
     const client = new Client({ name: 'rebinding-test', version: '1.0.0' });
     return {
       connect: () => client.connect(transport),
@@ -92,10 +91,10 @@ describe('through a running gateway', () => {
     }
     assert.equal(up.requests.length, seen);
     const port = new URL(t.gateway).port;
-    const raw = await undiciFetch(`http://evil.example.com:${port}/${p.id}/`, {
+    const viaEvil = fetchVia(createPinnedAgent({ hostname: 'evil.example.com', ip: '127.0.0.1', port: Number(port) }));
+    const raw = await viaEvil(`http://evil.example.com:${port}/${p.id}/`, {
       method: 'POST', body: JSON.stringify(INIT),
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'http://evil.example.com' },
-      dispatcher: createPinnedAgent({ hostname: 'evil.example.com', ip: '127.0.0.1', port: Number(port) }),
     }).catch((err: unknown) => err);
     assert.ok(!(raw instanceof Error), String(raw));
     const r = raw as Response;

@@ -46,17 +46,22 @@ function listen(server: Server, host: string, port: number): Promise<string> {
   });
 }
 
+/**
+ * Starts the gateway role. It takes the whole Services because the config store loads snapshots with them; the data
+ * planes get only their capabilities (capabilities.ts), which Services has.
+ */
 export async function startGateway(s: Services, opts: GatewayOptions): Promise<GatewayHandle> {
   const store = new ConfigStore(s);
   await store.start();
+  // Before the data planes: the stream recovery reads it once, when the LLM plane starts.
+  const metrics = new GatewayMetrics(() => store.version);
+  s.metrics = metrics;
   // One budget for the bodies both data planes hold, so that memory stays bounded whatever mix arrives.
   const bodies = new BodyBudget(s.config.gatewayBodyBudgetMb * 1024 * 1024);
   const mcp = createMcpGateway(s, store, bodies);
   const llm = createLlmGateway(s, store, bodies);
   const started = Date.now();
 
-  const metrics = new GatewayMetrics(() => store.version);
-  s.metrics = metrics;
   const hostAllowed = buildHostCheck({ proxyDomain: s.config.proxyDomain, host: opts.host, publicHosts: s.config.gatewayPublicHosts });
   const refusedHosts = new Set<string>();
 

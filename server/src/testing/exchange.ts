@@ -1,18 +1,24 @@
-// Unit-test helper: an Exchange and the Services it needs without HTTP, a database or a network. The state store is
-// the real in-process one, the clock is settable and audit events are collected in an array.
-import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+// Unit-test helper: an Exchange and the gateway capabilities it needs (../gateway/capabilities.ts) without HTTP, a
+// database or a network. The state store is the real in-process one, the clock is settable and audit events are
+// collected in an array.
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { AuditEvent } from '../audit/writer.ts';
 import { DEFAULT_AUTH, type McpProxyConfig, type Snapshot } from '../snapshot/snapshot.ts';
 import { silentLogger } from '../log.ts';
-import type { Services } from '../services.ts';
+import type { GatewayDeps } from '../gateway/capabilities.ts';
 import { MemoryState } from '../state/memory.ts';
 import type { Rule } from '@tollgate/contract';
 import type { Identity } from '../gateway/inbound-auth/types.ts';
 import type { Exchange, RequestFacts } from '../gateway/pipeline/types.ts';
 
+/** The capabilities as the fake provides them: the real in-process state store (tests may read it back). */
+export interface FakeDeps extends GatewayDeps {
+  readonly state: MemoryState;
+}
+
 export interface FakeWorld {
-  s: Services;
+  s: FakeDeps;
   events: AuditEvent[];
   now: { ms: number };
   proxy: McpProxyConfig;
@@ -22,12 +28,14 @@ export interface FakeWorld {
 export function fakeWorld(rules: Rule[] = [], proxyOverrides: Partial<McpProxyConfig> = {}): FakeWorld {
   const now = { ms: 1_700_000_000_000 };
   const events: AuditEvent[] = [];
-  const s = {
+  const s: FakeDeps = {
     state: new MemoryState(() => now.ms),
     clock: { nowMs: () => now.ms },
     log: silentLogger,
-    audit: { write: (e: AuditEvent) => events.push(e) },
-  } as unknown as Services;
+    audit: { write: (e) => void events.push(e) },
+    metrics: undefined,
+    config: { mcpUpstreamTimeoutMs: 300_000, llmUpstreamTimeoutMs: 600_000 },
+  };
   const proxy: McpProxyConfig = {
     kind: 'mcp', id: '11111111-1111-4111-8111-111111111111', userId: '22222222-2222-4222-8222-222222222222', name: 'p',
     upstreamUrl: 'https://mcp.example.test/mcp', pin: null, auth: DEFAULT_AUTH, rules, limits: { mcpMaxRespBodyKb: 512, llmMaxRespBodyKb: 2048, mcpMaxReqBodyKb: 4096, llmMaxReqBodyKb: 32768 },
@@ -49,7 +57,9 @@ export interface FakeRequest {
 }
 
 export function fakeExchange(w: FakeWorld, r: FakeRequest = {}): Exchange {
-  const req = { headers: { 'user-agent': r.userAgent ?? 'test-agent', ...r.headers }, socket: { remoteAddress: r.ip ?? '127.0.0.1' } as Socket } as unknown as IncomingMessage;
+  // A real request object on a socket that never connects: the exchange carries the client address itself.
+  const req = new IncomingMessage(new Socket());
+  req.headers = { 'user-agent': r.userAgent ?? 'test-agent', ...r.headers };
   return {
     s: w.s, snapshot: w.snapshot, proxy: w.proxy, req, token: 'tgk_test', tokenHash: 'h'.repeat(64),
     clientIp: r.ip ?? '127.0.0.1', userAgent: r.userAgent ?? 'test-agent',

@@ -1,6 +1,5 @@
 // Test kit for LLM gateway tests: a Tollgate whose four providers point at loopback fakes (TOLLGATE_PROVIDER_BASE_URL_*),
 // LLM proxies and client keys created through the management API (POST /api/llm, POST /api/keys, PUT rules).
-import assert from 'node:assert/strict';
 import type { BodyOf, ProviderId } from '@tollgate/contract';
 import { must, startTestApp, type TestApp, type TestAppOptions, type TestUser } from './harness.ts';
 import { startFakeProvider, type FakeProvider } from './fake-providers.ts';

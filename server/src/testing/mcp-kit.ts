@@ -4,9 +4,11 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
-import type { TestApp, TestUser } from './harness.ts';
+import { fetchVia } from './undici-fetch.ts';
+import type { BodyOf } from '@tollgate/contract';
+import { must, type TestApp, type TestUser } from './harness.ts';
 
 export interface ProxyUnderTest {
   id: string;
@@ -18,11 +20,9 @@ export interface ProxyUnderTest {
 }
 
 export async function createProxy(t: TestApp, user: TestUser, upstreamUrl: string, extra: Record<string, unknown> = {}): Promise<ProxyUnderTest> {
-  const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'gw-test', url: upstreamUrl, ...extra } });
-  assert.equal(r.status, 201, r.text);
-  const id = r.body.server.id as string;
-  const d = await t.request('POST', `/api/mcp/${id}/tools`, { token: user.pat });
-  assert.equal(d.status, 200, d.text);
+  const api = t.client(user.pat);
+  const { id } = must(await api.call('POST /api/mcp', { body: { name: 'gw-test', url: upstreamUrl, ...extra } as BodyOf<'POST /api/mcp'> })).server;
+  must(await api.call('POST /api/mcp/:id/tools', { params: { id } }));
   const port = new URL(t.gateway).port;
   return { id, user, pathUrl: `${t.gateway}/${id}/`, hostUrl: `http://${id}.${t.config.proxyDomain}:${port}/` };
 }
@@ -30,22 +30,18 @@ export async function createProxy(t: TestApp, user: TestUser, upstreamUrl: strin
 export async function createKey(t: TestApp, p: ProxyUnderTest, tools: string[] = ['*'], resources: string[] = []): Promise<string> {
   // Random so keys made by one test never collide on the per-user unique name.
   const name = `k${Math.random().toString(36).slice(2, 8)}`;
-  const r = await t.request('POST', '/api/keys', { token: p.user.pat, body: { name, mcpPermissions: [{ id: p.id, tools, resources }] } });
-  assert.equal(r.status, 201, r.text);
-  return r.body.key.key as string;
+  return must(await t.client(p.user.pat).call('POST /api/keys', { body: { name, mcpPermissions: [{ id: p.id, tools, resources }] } })).key.key;
 }
 
 export async function putRules(t: TestApp, p: ProxyUnderTest, rules: unknown[]): Promise<void> {
-  const r = await t.request('PUT', `/api/mcp/${p.id}/rules`, { token: p.user.pat, body: { rules } });
-  assert.equal(r.status, 200, r.text);
+  must(await t.client(p.user.pat).call('PUT /api/mcp/:id/rules', { params: { id: p.id }, body: { rules } as BodyOf<'PUT /api/mcp/:id/rules'> }));
 }
 
 /** A fetch whose connections for `<id>.<proxy_domain>` go to the gateway's loopback address. */
 export function hostFetch(t: TestApp, p: ProxyUnderTest): { fetch: typeof fetch; agent: Dispatcher } {
   const gw = new URL(t.gateway);
   const agent = createPinnedAgent({ hostname: new URL(p.hostUrl).hostname, ip: gw.hostname, port: Number(gw.port) });
-  const f = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
-  return { fetch: f, agent };
+  return { fetch: fetchVia(agent), agent };
 }
 
 export interface ConnectOptions {

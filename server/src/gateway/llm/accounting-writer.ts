@@ -11,7 +11,7 @@ import { applyCharges, type SpendCharge } from '../../budgets/durable.ts';
 import { insertLogs, type ConversationLog } from '../../conversation-logs/store.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import { isDataError, writeOneByOne, type Db, type Queryable } from '../../db/db.ts';
-import type { Logger } from '../../log.ts';
+import type { AccountingSink, Log } from '../capabilities.ts';
 import { addUsage, upsertUsage, type UsageIncrement } from '../../usage/rows.ts';
 import type { CheckpointRow } from './live-streams.ts';
 import { closeCheckpoints, upsertCheckpoints, type StreamEnd } from './stream-checkpoints.ts';
@@ -19,7 +19,7 @@ import { closeCheckpoints, upsertCheckpoints, type StreamEnd } from './stream-ch
 const MAX_PENDING = 100_000;
 const RETRY_MS = 2000;
 
-export class AccountingWriter {
+export class AccountingWriter implements AccountingSink {
   private usage = new Map<string, UsageIncrement>();
   private charges: SpendCharge[] = [];
   private logs: ConversationLog[] = [];
@@ -30,7 +30,7 @@ export class AccountingWriter {
   private flushing: Promise<void> | undefined;
   private dropped = 0;
 
-  constructor(private readonly db: Db, private readonly secrets: SecretBox, private readonly log: Logger, private readonly intervalMs = 250) {}
+  constructor(private readonly db: Db, private readonly secrets: SecretBox, private readonly log: Log, private readonly intervalMs = 250) {}
 
   addUsage(u: UsageIncrement): void {
     if (this.usage.size < MAX_PENDING) addUsage(this.usage, u);

@@ -8,9 +8,10 @@ import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import type { BudgetHold, BudgetLedger } from '../../budgets/ledger.ts';
 import { dayNumber } from '../../budgets/windows.ts';
 import { summarize } from '../../conversation-logs/store.ts';
-import { microToCents, priceUsage, type TokenUsage } from '../../pricing/cost.ts';
+import { priceUsage, type TokenUsage } from '../../pricing/cost.ts';
 import { auditEventFor, emitFor, type EventSpec, type Exchange } from '../pipeline/index.ts';
-import type { AccountingWriter } from './accounting-writer.ts';
+import type { AccountingSink } from '../capabilities.ts';
+import { chargedDetails } from './charged-details.ts';
 import type { LlmCall } from './call.ts';
 import type { LiveStream, StreamRecord } from './live-streams.ts';
 import { deliveredUsage, estimateUsage, type Metered, type ResponseMeter } from './meter.ts';
@@ -21,7 +22,8 @@ const ZERO: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0
 
 export interface AccountingDeps {
   ledger: BudgetLedger;
-  writer: AccountingWriter;
+  /** Where usage rows, conversation logs and the ends of checkpointed streams go (the batched writer). */
+  writer: AccountingSink;
 }
 
 /** false: the whole answer went through. An upstream that broke off makes the request's event an `error`. */
@@ -107,14 +109,6 @@ function recordConversation(d: AccountingDeps, o: Outcome): void {
 function requestDetails(call: LlmCall, status: number): Record<string, unknown> {
   const routed = call.routedBy !== undefined;
   return { status, endpoint: call.label, requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy };
-}
-
-/** What an outcome event says was charged (the same fields for a finished stream and a recovered one). */
-export function chargedDetails(usage: TokenUsage, costMicro: number, pricingVersion: string | undefined, estimated: boolean): Record<string, unknown> {
-  return {
-    input_tokens: usage.inputTokens, cached_input_tokens: usage.cachedInputTokens, output_tokens: usage.outputTokens,
-    cost_cents: microToCents(costMicro), pricing_version: pricingVersion, estimated: estimated || undefined,
-  };
 }
 
 function allowDetails(o: Outcome): Record<string, unknown> {

@@ -13,7 +13,7 @@ import { BudgetLedger, type BudgetHold } from '../../budgets/ledger.ts';
 import { readWindowSpend } from '../../budgets/durable.ts';
 import { DatastoreUnavailable } from '../../db/db.ts';
 import { strictBearerToken } from '../../http/authorization.ts';
-import type { Services } from '../../services.ts';
+import type { GatewayDeps, LlmPlaneDeps } from '../capabilities.ts';
 import type { ConfigStore } from '../../snapshot/store.ts';
 import { emitFor, newExchange, RuntimeCache, runAccessPhases, runGate, storeCached, type Exchange, type RequestFacts, type Verdict } from '../pipeline/index.ts';
 import type { RouteMatch } from '../routing.ts';
@@ -37,7 +37,7 @@ import { sendError, sendJson, sendRuleBody } from '../upstream/reply.ts';
 import { providerPool } from './upstream.ts';
 
 interface Deps extends AccountingDeps {
-  s: Services;
+  s: GatewayDeps;
   store: ConfigStore;
   runtimes: RuntimeCache<LlmRuntime>;
   streams: LiveStreams;
@@ -47,7 +47,7 @@ interface Deps extends AccountingDeps {
 
 /** How long a stopping gateway lets LLM requests in flight finish (Kubernetes gives 30 s by default). */
 const DRAIN_GRACE_MS = 20_000;
-export function createLlmGateway(s: Services, store: ConfigStore, budget: BodyBudget): ProxyHandler {
+export function createLlmGateway(s: LlmPlaneDeps, store: ConfigStore, budget: BodyBudget): ProxyHandler {
   const pools = providerPool();
   const writer = new AccountingWriter(s.db, s.secrets, s.log);
   const ledger = new BudgetLedger(
@@ -135,7 +135,7 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
   const snapshot = d.store.current;
   const rt = d.runtimes.get(snapshot, proxy);
   // Bans, address rules and the credential need only the headers: whoever is refused there costs no body read.
-  const x = newExchange(d.s, snapshot, proxy, req, { method: `http:${req.method}`, tools: [] }, clientToken(rt, req, route.forwardPath));
+  const x = newExchange(rt.pipeline, req, { method: `http:${req.method}`, tools: [] }, clientToken(rt, req, route.forwardPath));
   const gate = await runGate(rt.pipeline, x);
   if (gate.kind !== 'continue') {
     closeUnread(req, res);

@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveStreams, type CheckpointRow, type StreamRecord } from './live-streams.ts';
 
-const record = (outputTokens: number) => ({ llmId: 'p1', usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens } }) as unknown as StreamRecord;
+const record = (outputTokens: number): StreamRecord => ({
+  userId: null, llmId: 'p1', credentialId: 'cred-1', clientIp: '127.0.0.1', model: 'gpt-4o-mini', requestedModel: undefined,
+  pricingVersion: 'test', startMs: 0, details: {}, hold: undefined, estimated: false, costMicro: 0,
+  usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens },
+});
 
 test('only streams that have run for the minimum age are recorded, as they are now; an end says whether a record may exist', async () => {
   const streams = new LiveStreams(60_000, () => undefined);

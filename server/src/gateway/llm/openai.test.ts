@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { fetch as undiciFetch } from 'undici';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
+import { fetchVia } from '../../testing/undici-fetch.ts';
 import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
 
 let e: LlmEnv;
@@ -61,7 +61,7 @@ test('the host route <id>.<proxy_domain> serves the same proxy (SDK base URL wit
   try {
     const viaHost = new OpenAI({
       apiKey: key, baseURL: `http://${host}:${gw.port}/v1`, maxRetries: 0,
-      fetch: ((url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch,
+      fetch: fetchVia(agent),
     });
     const r = await viaHost.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(r.choices[0]?.message.content, 'The capital of France is Paris.');

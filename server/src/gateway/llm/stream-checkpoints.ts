@@ -11,7 +11,7 @@ import { dayNumber } from '../../budgets/windows.ts';
 import type { Queryable } from '../../db/db.ts';
 import { storableJson } from '../../db/text.ts';
 import type { UsageIncrement } from '../../usage/rows.ts';
-import { chargedDetails } from './accounting.ts';
+import { chargedDetails } from './charged-details.ts';
 import type { CheckpointRow, StreamRecord } from './live-streams.ts';
 
 const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';

@@ -9,8 +9,7 @@ import type { BudgetLedger } from '../../budgets/ledger.ts';
 import { applyCharges } from '../../budgets/durable.ts';
 import { insertAuditEvents } from '../../audit/writer.ts';
 import type { Db } from '../../db/db.ts';
-import type { Logger } from '../../log.ts';
-import type { GatewayMetrics } from '../metrics.ts';
+import type { GatewayDeps, Log, MetricsSink } from '../capabilities.ts';
 import { addUsage, upsertUsage, type UsageIncrement } from '../../usage/rows.ts';
 import { claimOrphans, orphanAccounting, purgeRecovered, type Orphan } from './stream-checkpoints.ts';
 
@@ -19,14 +18,14 @@ export class StreamRecovery {
   private lastFailed = false;
   private running: Promise<number> | undefined;
 
-  private readonly log: Logger;
-  private readonly metrics: GatewayMetrics | undefined;
+  private readonly log: Log;
+  private readonly metrics: MetricsSink | undefined;
 
-  /** obs: where recoveries are reported (the gateway passes its Services). */
+  /** obs: where recoveries are reported (the gateway passes its deps). */
   constructor(
     private readonly db: Db,
     private readonly ledger: BudgetLedger,
-    obs: { log: Logger; metrics?: GatewayMetrics | undefined },
+    obs: Pick<GatewayDeps, 'log' | 'metrics'>,
     private readonly orphanMs: number,
   ) {
     this.log = obs.log;

@@ -6,9 +6,9 @@
 // are answered locally, what goes upstream is the checked messages re-serialised, and the upstream's answer is
 // shaped per message (shape.ts) and streamed back (respond.ts). docs/gateway.md describes it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
-import type { Services } from '../../services.ts';
-import type { UpstreamResponse } from '../../net/upstream-response.ts';
+import type { McpProxyConfig } from '../../snapshot/snapshot.ts';
+import type { GatewayDeps } from '../capabilities.ts';
+import type { UpstreamRequest, UpstreamResponse } from '../../net/upstream-response.ts';
 import type { ConfigStore } from '../../snapshot/store.ts';
 import type { RouteMatch } from '../routing.ts';
 import { InFlight, type ProxyHandler } from '../proxy-handler.ts';
@@ -28,31 +28,36 @@ import { upstreamPath } from './upstream.ts';
 import { PinnedPool } from '../upstream/pool.ts';
 import { McpMsg } from './messages.ts';
 
-export function createMcpGateway(s: Services, store: ConfigStore, budget: BodyBudget): ProxyHandler {
+/** What every request of the MCP plane shares, made once per gateway. */
+interface McpPlane {
+  readonly store: ConfigStore;
+  readonly runtimes: RuntimeCache<McpRuntime>;
+  /** SSE answers being passed on (so that close() can let them finish answering their waiting requests). */
+  readonly open: InFlight;
+  readonly budget: BodyBudget;
+}
+
+export function createMcpGateway(s: GatewayDeps, store: ConfigStore, budget: BodyBudget): ProxyHandler {
   const agents = new PinnedPool();
   const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime({ s, snapshot: snap, proxy: proxy as McpProxyConfig }, agents));
   store.onChange((snap) => {
     runtimes.prune(snap);
     agents.prune((id) => snap.proxies.has(id));
   });
-
-  // SSE answers being passed on (so that close() can let them finish answering their waiting requests).
-  const openStreams = new InFlight();
+  const plane: McpPlane = { store, runtimes, open: new InFlight(), budget };
   return {
     async handle(req, res, route) {
-      const snap = store.current;
-      const rt = runtimes.get(snap, route.proxy);
       if (!originAllowed(req)) {
         closeUnread(req, res);
-        const x = newExchange(s, snap, route.proxy, req, { method: `http:${req.method}`, tools: [] });
+        const x = newExchange(runtimeOf(plane, route).pipeline, req, { method: `http:${req.method}`, tools: [] });
         emitFor(x, { type: 'deny', details: { reason: 'origin_rejected' } });
         sendError(res, 403, McpMsg.originRejected);
         return;
       }
       switch (req.method) {
-        case 'POST': return handlePost(s, snap, rt, req, res, route, openStreams, budget);
+        case 'POST': return handlePost(plane, req, res, route);
         case 'GET':
-        case 'DELETE': return handleStreamOrDelete(s, snap, rt, req, res, route, openStreams);
+        case 'DELETE': return handleStreamOrDelete(plane, req, res, route);
         default:
           closeUnread(req, res);
           sendError(res, 405, McpMsg.methodNotAllowed, { allow: 'GET, POST, DELETE' });
@@ -62,9 +67,14 @@ export function createMcpGateway(s: Services, store: ConfigStore, budget: BodyBu
       // Open SSE streams would hold a graceful close up indefinitely: they are cut, and given a moment to tell their
       // waiting requests so (and record it) before the last audit flush.
       await agents.destroy();
-      await openStreams.settled(2000);
+      await plane.open.settled(2000);
     },
   };
+}
+
+/** The routed proxy's runtime, built from the current snapshot (rebuilt lazily after a change). */
+function runtimeOf(plane: McpPlane, route: RouteMatch): McpRuntime {
+  return plane.runtimes.get(plane.store.current, route.proxy);
 }
 
 /**
@@ -86,15 +96,16 @@ function relayStream(open: InFlight, ctx: Parameters<typeof respondStream>[0], u
   return open.add(respondStream(ctx, up));
 }
 
-async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight, budget: BodyBudget): Promise<void> {
+async function handlePost(plane: McpPlane, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
+  const rt = runtimeOf(plane, route);
   // Bans, address rules and the credential need only the headers: whoever is refused there costs no body read.
-  const x = newExchange(s, snap, rt.proxy, req, { method: 'http:POST', tools: [] });
+  const x = newExchange(rt.pipeline, req, { method: 'http:POST', tools: [] });
   const gate = await runGate(rt.pipeline, x);
   if (gate.kind !== 'continue') {
     closeUnread(req, res);
     return finishVerdict(x, res, gate, NO_MESSAGES);
   }
-  const parsed = await readMessages(rt, x, res, budget);
+  const parsed = await readMessages(rt, x, res, plane.budget);
   if (!parsed) return;
   const { batch, items } = parsed;
   x.facts = postFacts(rt, parsed);
@@ -116,10 +127,10 @@ async function handlePost(s: Services, snap: Snapshot, rt: McpRuntime, req: Inco
   // The upstream reads exactly what was checked: the parsed messages re-serialised, never the client's bytes (a key
   // written twice in one object reaches it once, with the value the policy read; classify.ts).
   const payload = JSON.stringify(batch ? forwarded.map((f) => f.msg) : forwarded[0]!.msg);
-  const up = await forwardUpstream(rt, x, req, res, route, 'POST', payload);
+  const up = await forwardUpstream(rt, x, res, upstreamRequest(rt, x, route, payload));
   if (!up) return;
   const ctx = { x, res, shaper: new Shaper(rt, x, perms, forwarded), capBytes: rt.capBytes, batch, forwarded, local };
-  return answerPost(ctx, up, items.some((i) => i.id !== undefined), open);
+  return answerPost(ctx, up, items.some((i) => i.id !== undefined), plane.open);
 }
 
 type Messages = NonNullable<ReturnType<typeof parseMessages>>;
@@ -210,50 +221,65 @@ function finishVerdict(x: Exchange, res: ServerResponse, v: Exclude<Verdict, { k
   sendError(res, v.status, v.message, v.headers);
 }
 
-async function handleStreamOrDelete(s: Services, snap: Snapshot, rt: McpRuntime, req: IncomingMessage, res: ServerResponse, route: RouteMatch, open: InFlight): Promise<void> {
+async function handleStreamOrDelete(plane: McpPlane, req: IncomingMessage, res: ServerResponse, route: RouteMatch): Promise<void> {
   req.resume();
-  const x = newExchange(s, snap, rt.proxy, req, { method: `http:${req.method}`, tools: [] });
+  const rt = runtimeOf(plane, route);
+  const x = newExchange(rt.pipeline, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
   if (v.kind !== 'continue') {
     closeUnread(req, res);
     return finishVerdict(x, res, v, NO_MESSAGES);
   }
-  const up = await forwardUpstream(rt, x, req, res, route, req.method as 'GET' | 'DELETE', undefined);
+  const up = await forwardUpstream(rt, x, res, upstreamRequest(rt, x, route, undefined));
   if (!up) return;
   if (req.method === 'GET' && up.statusCode === 200 && isEventStream(up.headers['content-type'] as string | undefined)) {
     const shaper = new Shaper(rt, x, rt.permissions(x.identity!), []);
-    return relayStream(open, { x, res, shaper, capBytes: rt.capBytes, batch: false, forwarded: [], local: [] }, up);
+    return relayStream(plane.open, { x, res, shaper, capBytes: rt.capBytes, batch: false, forwarded: [], local: [] }, up);
   }
   return passThrough(x, res, up);
 }
 
-/** Sends the request upstream; on failure answers the client (502/504) and returns undefined. */
-async function forwardUpstream(
-  rt: McpRuntime, x: Exchange, req: IncomingMessage, res: ServerResponse, route: RouteMatch, method: 'GET' | 'POST' | 'DELETE', body: Buffer | string | undefined,
-): Promise<UpstreamResponse | undefined> {
+/** Why a request cannot go upstream at all (shared constants: refusing allocates nothing beyond the answer). */
+interface NotForwarded {
+  readonly refused: 'path_rejected' | 'upstream_not_pinned';
+  readonly type: 'deny' | 'error';
+  readonly status: number;
+  readonly message: string;
+}
+
+const PATH_REJECTED: NotForwarded = { refused: 'path_rejected', type: 'deny', status: 400, message: McpMsg.pathRejected };
+const NOT_PINNED: NotForwarded = { refused: 'upstream_not_pinned', type: 'error', status: 502, message: McpMsg.notPinned };
+
+/** What goes upstream for this exchange (its own method, to the routed path), or why nothing can. */
+function upstreamRequest(rt: McpRuntime, x: Exchange, route: RouteMatch, body: string | undefined): UpstreamRequest | NotForwarded {
   const path = upstreamPath(rt.target, route.forwardPath);
-  if (path === undefined) {
-    emitFor(x, { type: 'deny', details: { reason: 'path_rejected' } });
-    sendError(res, 400, McpMsg.pathRejected);
-    return undefined;
-  }
-  if (!rt.agent) {
-    emitFor(x, { type: 'error', details: { reason: 'upstream_not_pinned' } });
-    sendError(res, 502, McpMsg.notPinned);
-    return undefined;
-  }
+  if (path === undefined) return PATH_REJECTED;
+  return {
+    origin: rt.target.origin,
+    path,
+    // Only POST, GET and DELETE get here (handle() answers any other method with 405).
+    method: x.req.method as 'GET' | 'POST' | 'DELETE',
+    headers: upstreamRequestHeaders(x.req.headers, rt.upstreamAuth),
+    body,
+    // Tools can be slow to start answering; an SSE stream then has no idle limit.
+    headersTimeout: x.s.config.mcpUpstreamTimeoutMs,
+    bodyTimeout: 0,
+  };
+}
+
+function notForwarded(x: Exchange, res: ServerResponse, n: NotForwarded): undefined {
+  emitFor(x, { type: n.type, details: { reason: n.refused } });
+  sendError(res, n.status, n.message);
+  return undefined;
+}
+
+/** Sends the request upstream; on failure answers the client (400, 502, 504) and returns undefined. */
+async function forwardUpstream(rt: McpRuntime, x: Exchange, res: ServerResponse, request: UpstreamRequest | NotForwarded): Promise<UpstreamResponse | undefined> {
+  if ('refused' in request) return notForwarded(x, res, request);
+  if (!rt.agent) return notForwarded(x, res, NOT_PINNED);
   let up: UpstreamResponse;
   try {
-    up = await callUpstream(x, rt.agent, {
-      origin: rt.target.origin,
-      path,
-      method,
-      headers: upstreamRequestHeaders(req.headers, rt.upstreamAuth),
-      body,
-      // Tools can be slow to start answering; an SSE stream then has no idle limit.
-      headersTimeout: x.s.config.mcpUpstreamTimeoutMs,
-      bodyTimeout: 0,
-    }, res);
+    up = await callUpstream(x, rt.agent, request, res);
   } catch (err) {
     if (res.destroyed) return undefined; // the client went away
     // A connection that cannot be made in time counts as a timeout here too (an LLM proxy calls it unreachable).

@@ -1,14 +1,14 @@
 // Builds a proxy's pipeline once per config version: the authenticator and the compiled rule handlers, sorted into
 // the phase lists the request path walks. Nothing here runs per request.
 import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
-import type { Services } from '../../services.ts';
+import type { GatewayDeps } from '../capabilities.ts';
 import type { ProxyKind, Rule, RuleType, RuleTypeOf } from '@tollgate/contract';
 import { createAuthenticator, type Authenticator } from '../inbound-auth/index.ts';
 import { toolScope } from './scope.ts';
 import type { RuleHandler } from './types.ts';
 
 export interface BuildContext {
-  s: Services;
+  s: GatewayDeps;
   snapshot: Snapshot;
   proxy: ProxyConfig;
 }
@@ -30,6 +30,8 @@ export type RuleBuilders<H extends RuleHandler = RuleHandler> = { [T in RuleType
 export type RuleServers<K extends ProxyKind, H extends RuleHandler = RuleHandler> = { [T in RuleTypeOf<K>]: RuleBuilder<T, H> };
 
 export interface Pipeline<H extends RuleHandler = RuleHandler> {
+  /** What the pipeline was built with: every exchange of the proxy starts from it (newExchange). */
+  readonly s: GatewayDeps;
   readonly proxy: ProxyConfig;
   readonly snapshot: Snapshot;
   readonly auth: Authenticator;
@@ -68,6 +70,7 @@ export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders
   }
   handlers.sort((a, b) => a.index - b.index);
   return {
+    s: ctx.s,
     proxy: ctx.proxy,
     snapshot: ctx.snapshot,
     auth: createAuthenticator(ctx.proxy, ctx.snapshot.credentialsByHash, () => ctx.s.clock.nowMs()),

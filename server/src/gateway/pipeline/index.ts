@@ -12,7 +12,7 @@
 //      add tokens_per_minute while delegating request counting to buildRateLimit).
 //
 //   2. Per request, after routing: read what the pipeline needs and make an Exchange:
-//        const x = newExchange(s, snap, proxy, req, { method, tools: [], model, body }, token?)
+//        const x = newExchange(pipeline, req, { method, tools: [], model, body }, token?)
 //      `token` defaults to `Authorization: Bearer`; pass the value found in a provider-native header instead.
 //      Set `facts.cache = { tool, payload }` when the request may be served by static_cache.
 //
@@ -28,7 +28,8 @@
 //   4. Log phase: exactly one outcome event per request via emitFor(x, { type: 'allow' | 'deny' | 'error' | ... }),
 //      plus any info events (events.ts lists the types and the chart bucket of each).
 //
-// Nothing here queries PostgreSQL: the snapshot is in memory and counters, bans and the cache live in s.state.
+// Nothing here queries PostgreSQL: the snapshot is in memory and counters, bans and the cache live in the
+// state store (capabilities.ts).
 export type { Identity } from '../inbound-auth/types.ts';
 export type { RequestFacts, Exchange, EventSpec, Verdict, RuleHandler, ToolScope, MaybePromise } from './types.ts';
 export { buildPipeline, RuntimeCache, ruleNameOf, type Pipeline, type BuildContext, type RuleEntry, type RuleBuilder, type RuleBuilders, type RuleServers } from './build.ts';

@@ -14,22 +14,21 @@
 //
 // The upstream call, the response rules and the log phase belong to the kind handler (their shapes differ).
 import type { IncomingMessage } from 'node:http';
-import type { Snapshot, ProxyConfig } from '../../snapshot/snapshot.ts';
 import { sha256Hex } from '../../crypto/tokens.ts';
 import { strictBearerToken } from '../../http/authorization.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import type { Services } from '../../services.ts';
 import type { AuditEvent } from '../../audit/writer.ts';
 import { auditEvent, emitEvent } from '../events.ts';
 import type { Pipeline } from './build.ts';
 import { CONTINUE, type EventSpec, type Exchange, type RequestFacts, type RuleHandler, type Verdict } from './types.ts';
 
-/** Creates the exchange for a request. `token` defaults to the Bearer token; LLM providers pass their own header. */
-export function newExchange(
-  s: Services, snapshot: Snapshot, proxy: ProxyConfig, req: IncomingMessage, facts: RequestFacts, token = strictBearerToken(req.headers),
-): Exchange {
+/**
+ * Creates the exchange for a request to the proxy `p` was built for (the deps, snapshot and proxy come from it).
+ * `token` defaults to the Bearer token; LLM providers pass their own header.
+ */
+export function newExchange(p: Pick<Pipeline, 's' | 'snapshot' | 'proxy'>, req: IncomingMessage, facts: RequestFacts, token = strictBearerToken(req.headers)): Exchange {
   return {
-    s, snapshot, proxy, req, facts, token,
+    s: p.s, snapshot: p.snapshot, proxy: p.proxy, req, facts, token,
     tokenHash: token ? sha256Hex(token) : undefined,
     clientIp: clientIp(req),
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '',

@@ -1,7 +1,7 @@
 // The vocabulary of the gateway request pipeline, shared by the MCP and LLM data planes.
 import type { IncomingMessage } from 'node:http';
 import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
-import type { Services } from '../../services.ts';
+import type { GatewayDeps } from '../capabilities.ts';
 import type { GatewayEvent } from '../events.ts';
 import type { Identity } from '../inbound-auth/types.ts';
 import type { RequestBudget } from '../lua/budget.ts';
@@ -25,7 +25,7 @@ export interface RequestFacts {
 
 /** One request travelling through the pipeline. Created by the kind handler, completed by the phases. */
 export interface Exchange {
-  readonly s: Services;
+  readonly s: GatewayDeps;
   readonly snapshot: Snapshot;
   readonly proxy: ProxyConfig;
   readonly req: IncomingMessage;
