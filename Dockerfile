@@ -23,6 +23,7 @@ COPY contract/package.json contract/
 COPY server/package.json server/
 COPY operator/package.json operator/
 COPY provider/package.json provider/
+COPY testkit/package.json testkit/
 
 # The build: every dependency (without install scripts: tsc needs no native module, so re2 compiles once, in deps),
 # then contract/dist, server/dist and operator/dist (scripts/build.mjs: `tsc -b` over tsconfig.build.json, the compile

@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json', './operator/tsconfig.json', './examples/cdktf/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json', './operator/tsconfig.json', './testkit/tsconfig.json', './examples/cdktf/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
@@ -23,7 +23,7 @@ export default tseslint.config(
   // its wire-level tests (server/src outside the kits, the fuzzers) speak raw HTTP on purpose; '/api/v1/...' is
   // Kubernetes.
   {
-    files: ['operator/src/**/*.ts', 'provider/src/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/testing/**/*.ts', 'test/**/*.ts'],
+    files: ['operator/src/**/*.ts', 'provider/src/**/*.ts', 'server/src/cli/**/*.ts', 'testkit/src/**/*.ts', 'test/**/*.ts'],
     ignores: ['test/fuzz/**'],
     rules: {
       'no-restricted-syntax': ['error',

@@ -6,14 +6,14 @@
 // Needs DATABASE_URL and REDIS_URL (the embedded datastores belong to one process).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startChildGateway, childAtVersion, type ChildGateway } from '../server/src/testing/child-gateway.ts';
+import { startChildGateway, childAtVersion, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
 import type { ApiClient } from '@tollgate/contract';
-import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
-import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
-import { rawLlm } from '../server/src/testing/llm-kit.ts';
-import { INIT, rawPost } from '../server/src/testing/mcp-kit.ts';
-import { eventually } from '../server/src/testing/eventually.ts';
+import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { rawLlm } from '@tollgate/testkit/llm-kit.ts';
+import { INIT, rawPost } from '@tollgate/testkit/mcp-kit.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'an API and two gateway processes need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { eventually } from '../server/src/testing/eventually.ts';
-import { freePort } from '../server/src/testing/free-port.ts';
-import { must, startTestApp } from '../server/src/testing/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { freePort } from '@tollgate/testkit/free-port.ts';
+import { must, startTestApp } from '@tollgate/testkit/harness.ts';
 
 test('with the database gone, management requests get 503 and a message that says so', async () => {
   const t = await startTestApp();

@@ -19,9 +19,9 @@ import type { ChildProcess } from 'node:child_process';
 // @ts-expect-error: the bench helpers are plain JavaScript without declarations
 import { peakRssMb, start, tollgateBin } from '../bench/common.mjs';
 import { ApiClient } from '@tollgate/contract';
-import { must } from '../server/src/testing/harness.ts';
-import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
-import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
+import { must } from '@tollgate/testkit/harness.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 
 const BUDGET_MB = 32;
 const STRANGER_BOUND_MB = 16;

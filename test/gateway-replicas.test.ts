@@ -5,10 +5,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { childAtVersion, startChildGateway, type ChildGateway } from '../server/src/testing/child-gateway.ts';
-import { newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../server/src/testing/mcp-upstream.ts';
-import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '../server/src/testing/mcp-kit.ts';
+import { childAtVersion, startChildGateway, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
+import { newIsolation, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';

@@ -6,10 +6,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { childAtVersion, startChildGateway, type ChildGateway } from '../server/src/testing/child-gateway.ts';
-import { must, newIsolation, startTestApp, type TestApp } from '../server/src/testing/harness.ts';
-import { startFakeProvider, type FakeProvider } from '../server/src/testing/fake-providers.ts';
-import { rawLlm } from '../server/src/testing/llm-kit.ts';
+import { childAtVersion, startChildGateway, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
+import { must, newIsolation, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { rawLlm } from '@tollgate/testkit/llm-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';

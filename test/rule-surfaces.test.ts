@@ -13,7 +13,7 @@ import {
 } from '@tollgate/contract';
 import { RULE_SERVERS } from '../server/src/gateway/pipeline/rule-servers.ts';
 import type { RuleBuilders } from '../server/src/gateway/pipeline/build.ts';
-import { must, startTestApp, type TestApp, type TestUser } from '../server/src/testing/harness.ts';
+import { must, startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { tollgateProvider } from '../provider/src/provider.ts';
 
 const root = new URL('../', import.meta.url);

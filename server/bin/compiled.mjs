@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 export const rootDir = fileURLToPath(new URL('../..', import.meta.url));
 
-/** `notBuilt`: folders of src/ that its tsconfig.build.json excludes (besides tests), which cannot make dist/ stale. */
-function workspace(name, { uses = [], notBuilt = [] } = {}) {
+function workspace(name, { uses = [] } = {}) {
   const dir = join(rootDir, name);
   const distDir = join(dir, 'dist');
   const own = [join(dir, 'src'), join(dir, 'tsconfig.build.json')];
@@ -23,19 +22,17 @@ function workspace(name, { uses = [], notBuilt = [] } = {}) {
     /** What the build reads: a change to any of it (tests aside) makes dist/ stale. */
     inputs: [...own, join(rootDir, 'tsconfig.base.json'), ...uses.flatMap((u) => u.ownInputs)],
     ownInputs: own,
-    notBuilt: notBuilt.map((f) => join(dir, 'src', f)),
   };
 }
 
 export const contract = workspace('contract');
 /** The server's and the operator's builds load contract/dist, so the contract's sources count for them too. */
-export const server = workspace('server', { uses: [contract], notBuilt: ['testing'] });
+export const server = workspace('server', { uses: [contract] });
 export const operator = workspace('operator', { uses: [contract] });
 /** In build order: each after the workspaces it imports. */
 export const workspaces = [contract, server, operator];
 
-function newestMtime(path, skip) {
-  if (skip.has(path)) return 0;
+function newestMtime(path) {
   let st;
   try {
     st = statSync(path);
@@ -45,7 +42,7 @@ function newestMtime(path, skip) {
   }
   if (!st.isDirectory()) return path.endsWith('.test.ts') ? 0 : st.mtimeMs;
   let newest = 0;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name), skip));
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
   return newest;
 }
 
@@ -53,18 +50,17 @@ function newestMtime(path, skip) {
  * True when the stamp exists and no input (tests aside) changed after the build that wrote it started. An absent input
  * counts for nothing: an install that ships the build without its sources (the image) has nothing to be stale against.
  */
-export function compiledIsFresh(inputs = server.inputs, stamp = server.stampFile, notBuilt = []) {
+export function compiledIsFresh(inputs = server.inputs, stamp = server.stampFile) {
   let built;
   try {
     built = statSync(stamp).mtimeMs;
   } catch {
     return false;
   }
-  const skip = new Set(notBuilt);
-  return Math.max(0, ...[inputs].flat().map((p) => newestMtime(p, skip))) <= built;
+  return Math.max(0, ...[inputs].flat().map((p) => newestMtime(p))) <= built;
 }
 
 /** Whether `ws` (one of `workspaces`) has a build that is up to date. */
 export function isFresh(ws) {
-  return compiledIsFresh(ws.inputs, ws.stampFile, ws.notBuilt);
+  return compiledIsFresh(ws.inputs, ws.stampFile);
 }

@@ -11,8 +11,8 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { eventually } from '../../server/src/testing/eventually.ts';
-import { freePort } from '../../server/src/testing/free-port.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { freePort } from '@tollgate/testkit/free-port.ts';
 
 const run = promisify(execFile);
 

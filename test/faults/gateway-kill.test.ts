@@ -15,12 +15,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startChildGateway, type ChildGateway } from '../../server/src/testing/child-gateway.ts';
-import { eventually } from '../../server/src/testing/eventually.ts';
-import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
-import { createKey, rawSession } from '../../server/src/testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { startChildGateway, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { must, newIsolation, startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { createKey, rawSession } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { windowAt } from '../../server/src/budgets/windows.ts';
 import { PrivatePostgres, PrivateRedis, postgresMissing, redisMissing } from './datastores.ts';
 

@@ -7,12 +7,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient, ApiResult } from '@tollgate/contract';
-import { eventually } from '../../server/src/testing/eventually.ts';
-import { must, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
-import { rawLlm } from '../../server/src/testing/llm-kit.ts';
-import { INIT, createKey, createProxy, rawPost } from '../../server/src/testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { must, startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { rawLlm } from '@tollgate/testkit/llm-kit.ts';
+import { INIT, createKey, createProxy, rawPost } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { PrivatePostgres, postgresMissing } from './datastores.ts';
 
 const skip = postgresMissing ?? false;

@@ -10,9 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Socket, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chartBucket } from '../../server/src/gateway/event-types.ts';
-import { eventually } from '../../server/src/testing/eventually.ts';
-import { must, startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { createKey, rawPost } from '../../server/src/testing/mcp-kit.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { must, startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { createKey, rawPost } from '@tollgate/testkit/mcp-kit.ts';
 
 const TIMEOUT_MS = 800;
 

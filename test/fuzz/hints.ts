@@ -2,7 +2,7 @@
 // behind it: ids of real objects (the caller's and another user's), upstream URLs (one that works, many hostile
 // ones), JWKS documents, Lua, regexes, CIDRs, sign-in credentials. Secrets carry a canary that no answer may echo.
 import fc from 'fast-check';
-import { TEST_PASSWORD } from '../../server/src/testing/harness.ts';
+import { TEST_PASSWORD } from '@tollgate/testkit/harness.ts';
 import type { Hint } from './schema-arbitrary.ts';
 import { strangeString } from './hostile.ts';
 import { ref, type RefKind } from './world.ts';

@@ -4,9 +4,9 @@
 // bounded time, and a refused request changes nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
-import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
 import { MAX_BODY_BYTES } from '../../server/src/http/body.ts';
 import { answerProblems, routeOf } from './checks.ts';
 import { httpClient } from './client.ts';

@@ -1,6 +1,6 @@
 // The management API's routes as the fuzzer sees them, read from the running server's OpenAPI document (which is
 // generated from the route table), so a route added to the server is fuzzed without touching this file.
-import type { TestApp } from '../../server/src/testing/harness.ts';
+import type { TestApp } from '@tollgate/testkit/harness.ts';
 
 export type JsonSchema = { [key: string]: unknown };
 

@@ -3,7 +3,7 @@
 // baseline when requests were made since: a refused request costs one fingerprint at most, a run of GETs one in all.
 // An accepted change also refreshes the fuzzer's view of the ids and credentials.
 import assert from 'node:assert/strict';
-import type { TestApp } from '../../server/src/testing/harness.ts';
+import type { TestApp } from '@tollgate/testkit/harness.ts';
 import { SESSION_COOKIE } from '../../server/src/identity/session-cookie.ts';
 import { createSession } from '../../server/src/identity/sessions.ts';
 import { unixNow } from '../../server/src/services.ts';

@@ -4,7 +4,7 @@
 // `replenish` puts back what the fuzzer deleted, so nested routes keep having real objects to work on.
 import assert from 'node:assert/strict';
 import type { Lookup } from '../../server/src/net/upstream-guard.ts';
-import type { TestApp } from '../../server/src/testing/harness.ts';
+import type { TestApp } from '@tollgate/testkit/harness.ts';
 import type { Ids } from './world.ts';
 
 /** DNS for the fuzzed app: a few names with fixed answers, everything else NXDOMAIN (no real lookups). */

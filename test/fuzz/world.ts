@@ -3,7 +3,7 @@
 // ids by reference (`own mcp #3`), resolved when the request is sent, so a generated request stays meaningful while
 // objects come and go.
 import type { Queryable } from '../../server/src/db/db.ts';
-import { codeAt } from '../../server/src/testing/session.ts';
+import { codeAt } from '@tollgate/testkit/session.ts';
 
 /** Starts a reference inside a generated string (a flag emoji: printable, and never followed by `ref:` by chance). */
 export const REF = '\u{1F6A9}ref:';

@@ -21,10 +21,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { ApiClient } from '@tollgate/contract';
-import { newIsolation } from '../../server/src/testing/harness.ts';
-import { eventually } from '../../server/src/testing/eventually.ts';
+import { newIsolation } from '@tollgate/testkit/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import { condition, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
-import { freePort } from '../../server/src/testing/free-port.ts';
+import { freePort } from '@tollgate/testkit/free-port.ts';
 import { BASE, chart, crdChart, helmOk, must, renderOffline, root, setArgs, type K8sObject } from './kit.ts';
 import { layOutImage } from './image-layout.ts';
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient, type ApiResult } from '@tollgate/contract';
-import { eventually } from '../../server/src/testing/eventually.ts';
-import { freePort } from '../../server/src/testing/free-port.ts';
-import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from '../../server/src/testing/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { freePort } from '@tollgate/testkit/free-port.ts';
+import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from '@tollgate/testkit/harness.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = join(root, 'test', 'k8s', 'control-plane.sh');

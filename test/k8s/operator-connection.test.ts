@@ -6,8 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from '../../server/src/testing/harness.ts';
-import { eventually } from '../../server/src/testing/eventually.ts';
+import type { TestApp } from '@tollgate/testkit/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import {
   condition, connectedNamespace, startClusterWithApp, startOperator, statusOf, type Cluster, type ClusterWithApp, type OperatorProcess,
 } from './kit.ts';

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiClient } from '@tollgate/contract';
-import { eventually } from '../../server/src/testing/eventually.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import {
   bodyOf, condition, connectedNamespace, manifest, startClusterWithApp, startOperator, type Cluster, type ClusterWithApp, type OperatorProcess,
 } from './kit.ts';

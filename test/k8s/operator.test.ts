@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import type { ApiClient } from '@tollgate/contract';
-import type { TestApp, TestUser } from '../../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
-import { startFakeProvider, type FakeProvider } from '../../server/src/testing/fake-providers.ts';
-import { connect } from '../../server/src/testing/mcp-kit.ts';
-import { eventually } from '../../server/src/testing/eventually.ts';
+import type { TestApp, TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { connect } from '@tollgate/testkit/mcp-kit.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import {
   bodyOf, condition, connectedNamespace, manifest, startClusterWithApp, startOperator, statusOf, type Cluster, type ClusterWithApp, type OperatorProcess,
 } from './kit.ts';

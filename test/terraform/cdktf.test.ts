@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '@tollgate/contract';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { installProvider, terraform, terraformAvailable } from './kit.ts';
 
 const skip = terraformAvailable() ? false : 'terraform is not on the PATH';

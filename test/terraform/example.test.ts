@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from '@tollgate/contract';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { installProvider, terraform, terraformAvailable, type Terraform } from './kit.ts';
 
 const skip = terraformAvailable() ? false : 'terraform is not on the PATH';

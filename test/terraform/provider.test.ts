@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiClient, type ApiResult } from '@tollgate/contract';
-import { startTestApp, type TestApp, type TestUser } from '../../server/src/testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../server/src/testing/mcp-upstream.ts';
-import { connect } from '../../server/src/testing/mcp-kit.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { connect } from '@tollgate/testkit/mcp-kit.ts';
 import { installProvider, terraform, terraformAvailable, type Terraform } from './kit.ts';
 import { mainTf, type Vars } from './fixtures.ts';
 

@@ -9,7 +9,7 @@ import { DatastoreUnavailable } from '../db/db.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import { Reply, Router } from '../http/router.ts';
 import type { Logger } from '../log.ts';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { createApiServer } from './server.ts';
 
 interface LogLine { level: string; msg: string; fields: Record<string, unknown> | undefined }

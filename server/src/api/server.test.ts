@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { startTestApp, type TestApp } from '../testing/harness.ts';
+import { startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../log.ts';
-import { TEST_PASSWORD } from '../testing/harness.ts';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv } from '../testing/llm-kit.ts';
-import { INIT, rawPost } from '../testing/mcp-kit.ts';
-import { startMcpUpstream } from '../testing/mcp-upstream.ts';
-import { sessionToken, withCookie } from '../testing/session.ts';
+import { TEST_PASSWORD } from '@tollgate/testkit/harness.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv } from '@tollgate/testkit/llm-kit.ts';
+import { INIT, rawPost } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { sessionToken, withCookie } from '@tollgate/testkit/session.ts';
 
 test('no secret reaches a log line or an audit event, on accepted and on refused requests', async () => {
   const lines: string[] = [];

@@ -2,7 +2,7 @@
 // carry characters PostgreSQL refuses (NUL), and such an event must neither be lost whole nor block the others.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../testing/harness.ts';
+import { startTestApp } from '@tollgate/testkit/harness.ts';
 
 test('an event with NUL characters in client-controlled text is stored (NUL replaced) and blocks nothing', async () => {
   const t = await startTestApp();

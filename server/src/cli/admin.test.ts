@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { sha256Hex } from '../crypto/tokens.ts';
-import { eventually } from '../testing/eventually.ts';
-import { must, startTestApp } from '../testing/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { must, startTestApp } from '@tollgate/testkit/harness.ts';
 import { ENDPOINT_FILE, SECRET_FILE } from './admin-endpoint.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

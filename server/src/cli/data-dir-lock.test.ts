@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { eventually } from '../testing/eventually.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import { acquireDataDirLock, DataDirBusy, LOCK_FILE } from './data-dir-lock.ts';
 
 const BIN = new URL('../../bin/tollgate.mjs', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 // What the data plane is given to work with, named one capability at a time. The gateway never sees the whole
 // Services bag of the process (server/src/services.ts): a module asks for the capabilities it uses, so a unit test
-// builds exactly those (server/src/testing/exchange.ts) and a new dependency of the request path shows up here.
+// builds exactly those (testkit/src/exchange.ts) and a new dependency of the request path shows up here.
 // Services has every member below, so the composition root passes it as it is.
 import type { AuditEvent } from '../audit/writer.ts';
 import type { Config } from '../config/config.ts';

@@ -6,10 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, type ProxyUnderTest } from '../testing/mcp-kit.ts';
-import { eventually } from '../testing/eventually.ts';
-import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../testing/llm-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '@tollgate/testkit/llm-kit.ts';
 
 type Leave = { afterMs: number } | 'on-headers' | 'on-first-chunk';
 

@@ -5,9 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { createKey, createProxy, INIT } from '../testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv } from '../testing/llm-kit.ts';
+import { createKey, createProxy, INIT } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 import type { ProviderId } from '@tollgate/contract';
 
 /** Every header a client may put a secret in, each with a value that must never show up upstream. */

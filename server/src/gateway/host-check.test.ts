@@ -13,11 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
-import { fetchVia } from '../testing/undici-fetch.ts';
-import { startTestApp, type TestApp } from '../testing/harness.ts';
+import { fetchVia } from '@tollgate/testkit/undici-fetch.ts';
+import { startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
 import { buildHostCheck, hostName } from './host-check.ts';
-import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from '../testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
+import { createKey, createProxy, INIT, rawPost, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 
 describe('the host decision', () => {
   const allowed = buildHostCheck({ proxyDomain: 'proxy.example.net', host: '0.0.0.0', publicHosts: ['gateway.example.com', '*.ai.example.com', '[2001:db8::1]'] });
@@ -114,7 +114,7 @@ describe('through a running gateway', () => {
   });
 
   const CONFORMANCE = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json').replace(/package\.json$/, 'dist/index.js');
-  const PRELOAD = fileURLToPath(new URL('../testing/conformance-preload.mjs', import.meta.url));
+  const PRELOAD = fileURLToPath(import.meta.resolve('@tollgate/testkit/conformance-preload.mjs'));
 
   /**
    * Runs the official conformance suite's server scenarios (one, or all) against url; returns each scenario's checks

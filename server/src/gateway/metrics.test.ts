@@ -3,9 +3,9 @@
 // blocks and the config version.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKey, createProxy, INIT, putRules, rawPost } from '../testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '../testing/llm-kit.ts';
+import { createKey, createProxy, INIT, putRules, rawPost } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 let e: LlmEnv;
 let up: McpUpstream;

@@ -4,9 +4,9 @@
 // that put one in svc.response.exit, reach the client without it; their other headers still pass.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKey, createProxy, INIT, putRules, rawPost, rawSession } from '../testing/mcp-kit.ts';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '../testing/llm-kit.ts';
+import { createKey, createProxy, INIT, putRules, rawPost, rawSession } from '@tollgate/testkit/mcp-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 const COOKIES = { 'set-cookie': ['planted=1; Domain=example.test; Path=/api', 'tollgate_session=planted; Path=/'], 'set-cookie2': 'old=1' };
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../testing/harness.ts';
+import { startTestApp } from '@tollgate/testkit/harness.ts';
 import { auditRetentionJob, purgeExpiredAuditEvents } from './audit-retention.ts';
 
 const D = 86_400;

@@ -3,8 +3,8 @@
 import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lookup } from '../net/upstream-guard.ts';
-import { eventually } from '../testing/eventually.ts';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { runRepin } from './repin.ts';
 
 /** Mutable DNS: tests set answers per name; a name may be gated to hold its answer until released. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, TEST_PASSWORD } from '../testing/harness.ts';
+import { startTestApp, TEST_PASSWORD } from '@tollgate/testkit/harness.ts';
 import { purgeExpiredSessions } from './session-purge.ts';
 
 test('the session purge deletes expired sessions of every user and leaves live ones working', async () => {

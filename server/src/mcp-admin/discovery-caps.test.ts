@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { MAX_CATALOG_BYTES, MAX_PAGES, MAX_TOOL_BYTES, MAX_TOOLS } from './discovery-caps.ts';
 
 /** What the upstream's tools/list serves: pages of `pageSize` tools; `endless` offers a next page forever. */

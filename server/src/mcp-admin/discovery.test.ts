@@ -3,8 +3,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
-import { startHtmlServer, startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startHtmlServer, startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { describeFailure, discoverTools } from './discovery.ts';
 
 const TOKEN = 'upstream-token-5f1c9e';

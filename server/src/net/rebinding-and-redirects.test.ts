@@ -6,10 +6,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../testing/mcp-upstream.ts';
-import { startFakeProvider, type FakeProvider } from '../testing/fake-providers.ts';
-import { INIT } from '../testing/mcp-kit.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
+import { INIT } from '@tollgate/testkit/mcp-kit.ts';
 
 interface Listener { server: Server; port: number; hits: string[] }
 

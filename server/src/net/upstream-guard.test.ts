@@ -3,7 +3,7 @@
 // DNS-rebinding behaviour of a re-resolve. DNS is an injected lookup, so every answer is exactly what the test says.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestUser } from '../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { parseCidr } from '@tollgate/contract';
 import { UpstreamGuard, UpstreamRejected, type Lookup, type RejectionCode } from './upstream-guard.ts';
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, errors } from 'undici';
-import { eventually } from '../testing/eventually.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
 import { sendUpstream } from './upstream-response.ts';
 
 function deferred() {

@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Logger } from '../log.ts';
 import { startGateway } from '../gateway/server.ts';
-import { startChildGateway } from '../testing/child-gateway.ts';
-import { eventually } from '../testing/eventually.ts';
-import { newIsolation, startTestApp, type TestApp } from '../testing/harness.ts';
-import { startMcpUpstream } from '../testing/mcp-upstream.ts';
-import { INIT, rawPost } from '../testing/mcp-kit.ts';
+import { startChildGateway } from '@tollgate/testkit/child-gateway.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { newIsolation, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { INIT, rawPost } from '@tollgate/testkit/mcp-kit.ts';
 import { bumpConfigVersion } from './changes.ts';
 import { SNAPSHOT_SCHEMA_VERSION } from './schema-version.ts';
 

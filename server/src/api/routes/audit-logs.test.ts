@@ -3,8 +3,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '../../audit/writer.ts';
-import { eventually } from '../../testing/eventually.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { eventually } from '@tollgate/testkit/eventually.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 
 const H = 3600;
 const D = 86400;

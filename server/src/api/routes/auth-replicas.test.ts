@@ -4,7 +4,7 @@
 // belong to one instance).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { newIsolation, startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/harness.ts';
+import { newIsolation, startTestApp, TEST_PASSWORD, type TestApp } from '@tollgate/testkit/harness.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two API replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';

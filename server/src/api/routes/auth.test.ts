@@ -2,10 +2,10 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../crypto/tokens.ts';
-import { sessionToken, signIn, withCookie } from '../../testing/session.ts';
+import { sessionToken, signIn, withCookie } from '@tollgate/testkit/session.ts';
 import { SESSION_TTL_S } from '../../identity/sessions.ts';
 import { createUser } from '../../identity/users.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/harness.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '@tollgate/testkit/harness.ts';
 
 const SESSION_ONLY = { error: 'This endpoint does not accept personal access tokens. Use the dashboard session.' };
 const NOT_AUTHENTICATED = { error: 'Not authenticated' };

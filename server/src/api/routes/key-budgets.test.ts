@@ -4,7 +4,7 @@ import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { maskKey, sha256Hex } from '../../crypto/tokens.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp({ env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: 'http://127.0.0.1:9201' } }); });

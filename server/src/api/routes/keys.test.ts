@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../crypto/tokens.ts';
 import { setConsumerTags } from '../../identity/users.ts';
 import { stripProxyTags } from '../../proxies/gateway-objects.ts';
-import { insertLlmFixture, insertMcpFixture } from '../../testing/fixtures.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { insertLlmFixture, insertMcpFixture } from '@tollgate/testkit/fixtures.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 
 const INVALID_NAME = 'Invalid name — use letters, numbers, - and _ only';
 

@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { sha256Hex } from '../../crypto/tokens.ts';
 import type { LlmProxyConfig } from '../../snapshot/snapshot.ts';
 import { cacheKey, cacheToolPrefix } from '../../gateway/cache-keys.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
 
 // Operator overrides of the provider bases (tests never reach the public providers). Nothing listens there: these

@@ -4,7 +4,7 @@ import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
 import { cacheKey, cacheToolPrefix } from '../../gateway/cache-keys.ts';
 import { sha256Hex } from '../../crypto/tokens.ts';

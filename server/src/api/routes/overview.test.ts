@@ -3,8 +3,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateRules } from '../../gateway/rules/validate.ts';
 import { setRules } from '../../proxies/gateway-objects.ts';
-import { insertLlmFixture, insertMcpFixture } from '../../testing/fixtures.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { insertLlmFixture, insertMcpFixture } from '@tollgate/testkit/fixtures.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

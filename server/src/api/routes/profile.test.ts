@@ -2,9 +2,9 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { newClientKey, sha256Hex } from '../../crypto/tokens.ts';
-import { signIn, withCookie } from '../../testing/session.ts';
+import { signIn, withCookie } from '@tollgate/testkit/session.ts';
 import { createUser } from '../../identity/users.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/harness.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '@tollgate/testkit/harness.ts';
 
 const SESSION_ONLY = 'This endpoint does not accept personal access tokens. Use the dashboard session.';
 const INVALID_PAT = { error: 'Invalid personal access token' };

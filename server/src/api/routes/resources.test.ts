@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { setConsumerTags } from '../../identity/users.ts';
 import { DEFAULT_RESOURCE_LIMIT } from '@tollgate/contract';
 

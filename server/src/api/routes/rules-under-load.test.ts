@@ -5,8 +5,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { insertLlmFixture, insertMcpFixture } from '../../testing/fixtures.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { insertLlmFixture, insertMcpFixture } from '@tollgate/testkit/fixtures.ts';
 
 let t: TestApp;
 let u: TestUser;

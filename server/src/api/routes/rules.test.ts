@@ -3,7 +3,7 @@
 import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { createGatewayObjects } from '../../proxies/gateway-objects.ts';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { manualClock } from '../../testing/clock.ts';
-import { codeAt, signIn, withCookie, type SignedIn } from '../../testing/session.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
+import { manualClock } from '@tollgate/testkit/clock.ts';
+import { codeAt, signIn, withCookie, type SignedIn } from '@tollgate/testkit/session.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 
 const SESSION_ONLY = { error: 'This endpoint does not accept personal access tokens. Use the dashboard session.' };
 const MFA_REQUIRED = { error: 'MFA required' };

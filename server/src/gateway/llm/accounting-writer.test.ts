@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../log.ts';
-import { startTestApp } from '../../testing/harness.ts';
+import { startTestApp } from '@tollgate/testkit/harness.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 
 test('a usage record the database refuses is dropped alone; the rest of the flush is written', async () => {

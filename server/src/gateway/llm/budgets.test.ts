@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Clock } from '../../services.ts';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '@tollgate/testkit/llm-kit.ts';
 
 // The fake answers every o1 chat completion with the recorded usage: 1117 prompt tokens (1024 cached) and 46
 // completion tokens, i.e. (93 * 15 + 1024 * 7.5 + 46 * 60) / 1e6 USD = 1.1835 cents with pricing 2025-08-01.

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { Clock } from '../../services.ts';
-import { createLlmKey, createLlmProxy, patchLlm, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
+import { createLlmKey, createLlmProxy, patchLlm, rawLlm, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '@tollgate/testkit/llm-kit.ts';
 
 let now = Date.parse('2025-09-01T12:00:00Z');
 const clock: Clock = { nowMs: () => now };

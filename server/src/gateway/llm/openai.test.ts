@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { createPinnedAgent } from '../../net/pinned-dispatcher.ts';
-import { fetchVia } from '../../testing/undici-fetch.ts';
-import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '../../testing/llm-kit.ts';
+import { fetchVia } from '@tollgate/testkit/undici-fetch.ts';
+import { createLlmKey, createLlmProxy, startLlmEnv, type LlmEnv, type LlmProxyUnderTest } from '@tollgate/testkit/llm-kit.ts';
 
 let e: LlmEnv;
 let p: LlmProxyUnderTest;

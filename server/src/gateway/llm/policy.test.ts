@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { createLlmKey, createLlmProxy, patchLlm, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '../../testing/llm-kit.ts';
+import { createLlmKey, createLlmProxy, patchLlm, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 let e: LlmEnv;
 

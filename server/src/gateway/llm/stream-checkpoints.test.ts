@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetLedger } from '../../budgets/ledger.ts';
 import { silentLogger } from '../../log.ts';
-import { startTestApp, type TestApp } from '../../testing/harness.ts';
+import { startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LiveStreams, type StreamRecord } from './live-streams.ts';
 import { StreamRecovery } from './stream-recovery.ts';

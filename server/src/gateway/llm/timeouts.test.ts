@@ -2,7 +2,7 @@
 // 504 and costs nothing; one that goes silent inside a stream ends the client's stream instead of holding it open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '../../testing/llm-kit.ts';
+import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 let e: LlmEnv;
 

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { compileOrThrow, makeInput, type LogLine } from '../../testing/lua.ts';
+import { compileOrThrow, makeInput, type LogLine } from '@tollgate/testkit/lua.ts';
 
 const doc = readFileSync(new URL('../../../../docs/lambda.md', import.meta.url), 'utf8');
 const examples = [...doc.matchAll(/```lua\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileLambda, type LambdaOutcome } from './engine.ts';
 import { MAX_LOG_BYTES, MAX_LOG_LINES } from './svc.ts';
-import { compileOrThrow, evalLua, makeInput, runOnce, type LogLine } from '../../testing/lua.ts';
+import { compileOrThrow, evalLua, makeInput, runOnce, type LogLine } from '@tollgate/testkit/lua.ts';
 
 function exitBody(o: LambdaOutcome): string {
   assert.equal(o.kind, 'exit', JSON.stringify(o));

@@ -3,8 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_LIMITS, type LambdaLimits, type LambdaOutcome } from './engine.ts';
-import { compileOrThrow, makeInput } from '../../testing/lua.ts';
-import { cpuMs } from '../../testing/cpu-time.ts';
+import { compileOrThrow, makeInput } from '@tollgate/testkit/lua.ts';
+import { cpuMs } from '@tollgate/testkit/cpu-time.ts';
 
 /** Runs and returns the error message and elapsed milliseconds; fails if the outcome is not an error. */
 function stopped(source: string, limits?: Partial<LambdaLimits>, body = ''): { message: string; ms: number } {

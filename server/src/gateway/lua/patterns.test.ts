@@ -3,8 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fengari from 'fengari';
-import { compileOrThrow, makeInput } from '../../testing/lua.ts';
-import { cpuMs } from '../../testing/cpu-time.ts';
+import { compileOrThrow, makeInput } from '@tollgate/testkit/lua.ts';
+import { cpuMs } from '@tollgate/testkit/cpu-time.ts';
 
 const { lua, lauxlib } = fengari;
 

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, RequestBudget } from './engine.ts';
-import { compileOrThrow, makeInput } from '../../testing/lua.ts';
+import { compileOrThrow, makeInput } from '@tollgate/testkit/lua.ts';
 
 /**
  * Charges `units` instructions in one library call and returns: table.remove is charged by the table's length before

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LambdaOutcome } from './engine.ts';
-import { compileOrThrow, makeInput, runOnce } from '../../testing/lua.ts';
+import { compileOrThrow, makeInput, runOnce } from '@tollgate/testkit/lua.ts';
 
 function exitBody(o: LambdaOutcome): string {
   assert.equal(o.kind, 'exit', JSON.stringify(o));

@@ -6,9 +6,9 @@ import { createHmac, KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 let t: TestApp;
 let up: McpUpstream;

@@ -3,8 +3,8 @@
 // upstream receives nothing of the refused POST; what it does receive is the checked message re-serialised.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recordingProxyForFile, type Recorded } from '../../testing/recording-mcp-upstream.ts';
-import { flushedEvents, rawPost } from '../../testing/mcp-kit.ts';
+import { recordingProxyForFile, type Recorded } from '@tollgate/testkit/recording-mcp-upstream.ts';
+import { flushedEvents, rawPost } from '@tollgate/testkit/mcp-kit.ts';
 
 const f = recordingProxyForFile(['echo']);
 

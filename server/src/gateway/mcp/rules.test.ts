@@ -3,10 +3,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { manualClock } from '../../testing/clock.ts';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { SECRET_TEXT, startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
+import { manualClock } from '@tollgate/testkit/clock.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { SECRET_TEXT, startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, putRules, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 let t: TestApp;
 let up: McpUpstream;

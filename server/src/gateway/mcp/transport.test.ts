@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startTestApp, type TestApp, type TestUser } from '../../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../testing/mcp-upstream.ts';
-import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '../../testing/mcp-kit.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 let t: TestApp;
 let sse: McpUpstream;

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { recordingProxyForFile } from '../../testing/recording-mcp-upstream.ts';
-import { flushedEvents, INIT } from '../../testing/mcp-kit.ts';
+import { recordingProxyForFile } from '@tollgate/testkit/recording-mcp-upstream.ts';
+import { flushedEvents, INIT } from '@tollgate/testkit/mcp-kit.ts';
 import { forwardablePath } from './upstream.ts';
 
 const f = recordingProxyForFile();

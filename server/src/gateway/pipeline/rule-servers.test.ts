@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROXY_KINDS, RULE_SCHEMAS, RULE_TYPES, RULE_TYPES_BY_KIND, type Rule } from '@tollgate/contract';
-import { fakeExchange, fakeWorld } from '../../testing/exchange.ts';
+import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
 import { buildPipeline, type RuleBuilders } from './build.ts';
 import { RULE_SERVERS } from './rule-servers.ts';
 import { CONTINUE } from './types.ts';

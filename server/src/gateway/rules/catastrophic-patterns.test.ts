@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULE_SCHEMAS, RULE_TYPES_BY_KIND, type RuleType } from '@tollgate/contract';
-import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '../../testing/llm-kit.ts';
+import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 /** A valid rule of each pattern-taking type, the pattern left out. A new such type fails the first test until added. */
 const BASE: Partial<Record<RuleType, Record<string, unknown>>> = {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileUserRegex, Replacer, replaceAll } from './regex.ts';
 import { slowPatternReason } from '@tollgate/contract';
-import { cpuMs } from '../../testing/cpu-time.ts';
+import { cpuMs } from '@tollgate/testkit/cpu-time.ts';
 
 /** The same replacement with a JavaScript RegExp (for patterns both engines read alike), as the reference. */
 function reference(pattern: string, flags: string, s: string, template: string): { text: string; count: number } {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixtureText } from '../../../testing/provider-fixtures.ts';
+import { fixtureText } from '@tollgate/testkit/provider-fixtures.ts';
 import { count, lastObjectOf } from './json.ts';
 
 test('lastObjectOf reads the last top-level usage object without parsing the document', () => {

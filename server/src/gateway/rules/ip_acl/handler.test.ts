@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
 import type { Verdict } from '../../pipeline/types.ts';
 import { ipAclSchema } from '@tollgate/contract';
 import { buildIpAcl } from './handler.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
 import { lambdaSchema } from '@tollgate/contract';
 import { buildLambda } from './handler.ts';
 

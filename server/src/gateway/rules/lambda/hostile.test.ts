@@ -4,9 +4,9 @@
 // healthy proxy, and on the same proxy once its rule is fixed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestUser } from '../../../testing/harness.ts';
-import { startMcpUpstream, type McpUpstream } from '../../../testing/mcp-upstream.ts';
-import { createKey, createProxy, flushedEvents, INIT, putRules, rawPost, type ProxyUnderTest } from '../../../testing/mcp-kit.ts';
+import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createKey, createProxy, flushedEvents, INIT, putRules, rawPost, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 let t: TestApp;
 let up: McpUpstream;

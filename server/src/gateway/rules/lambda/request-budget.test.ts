@@ -5,9 +5,9 @@
 // and the next request starts with a full budget.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMcpUpstream, type McpUpstream } from '../../../testing/mcp-upstream.ts';
-import { createKey, createProxy, INIT, putRules, rawPost, rawSession, sseMessages } from '../../../testing/mcp-kit.ts';
-import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '../../../testing/llm-kit.ts';
+import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
+import { createKey, createProxy, INIT, putRules, rawPost, rawSession, sseMessages } from '@tollgate/testkit/mcp-kit.ts';
+import { createLlmKey, createLlmProxy, putLlmRules, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 
 let e: LlmEnv;
 let up: McpUpstream;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSynthetic } from '../../mcp/synthetic.ts';
-import { fakeWorld } from '../../../testing/exchange.ts';
+import { fakeWorld } from '@tollgate/testkit/exchange.ts';
 import { mcpResourceSchema } from '@tollgate/contract';
 import { resourceFromRule, resourcePointer } from './handler.ts';
 

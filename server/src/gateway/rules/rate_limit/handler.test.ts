@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld, type FakeRequest } from '../../../testing/exchange.ts';
+import { fakeExchange, fakeWorld, type FakeRequest } from '@tollgate/testkit/exchange.ts';
 import type { RuleHandler, Verdict } from '../../pipeline/types.ts';
 import { rateLimitSchema } from '@tollgate/contract';
 import { buildRateLimit } from './handler.ts';

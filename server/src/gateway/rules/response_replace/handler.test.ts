@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
 import { responseReplaceSchema } from '@tollgate/contract';
 import { buildResponseReplace } from './handler.ts';
-import { cpuMsAsync } from '../../../testing/cpu-time.ts';
+import { cpuMsAsync } from '@tollgate/testkit/cpu-time.ts';
 
 function build(r: Record<string, unknown>) {
   const w = fakeWorld();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cacheToolPrefix } from '../../cache-keys.ts';
-import { fakeExchange, fakeWorld } from '../../../testing/exchange.ts';
+import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
 import { staticCacheSchema } from '@tollgate/contract';
 import { buildStaticCache, storeCached } from './handler.ts';
 

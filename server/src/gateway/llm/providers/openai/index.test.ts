@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixtureJson, fixtureText, readStream } from '../../../../testing/provider-fixtures.ts';
+import { fixtureJson, fixtureText, readStream } from '@tollgate/testkit/provider-fixtures.ts';
 import type { JsonObject, TextRole } from '../types.ts';
 import { routeOf } from '../../routes.ts';
 import { openai } from './index.ts';

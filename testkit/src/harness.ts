@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { ApiClient, type ApiResult } from '@tollgate/contract';
-import { startTollgate, type StartOptions, type Tollgate } from '../app.ts';
-import { loadConfig, type Config, type Role } from '../config/config.ts';
-import { createUser, issuePat, setConsumerTags } from '../identity/users.ts';
-import { silentLogger, createLogger } from '../log.ts';
-import { unixNow } from '../services.ts';
+import { startTollgate, type StartOptions, type Tollgate } from '@tollgate/server/src/app.ts';
+import { loadConfig, type Config, type Role } from '@tollgate/server/src/config/config.ts';
+import { createUser, issuePat, setConsumerTags } from '@tollgate/server/src/identity/users.ts';
+import { silentLogger, createLogger } from '@tollgate/server/src/log.ts';
+import { unixNow } from '@tollgate/server/src/services.ts';
 
 export interface TestUser {
   userId: string;

@@ -2,7 +2,7 @@
 // expiry, and the TTLs of the in-process state (rate-limit windows, bans, caches), which expire when the clock is
 // moved past them instead of after a real wait. It stands still until moved. Redis keeps its own real-time TTLs,
 // so a test that runs against Redis (REDIS_URL) must still wait for those.
-import type { Clock } from '../services.ts';
+import type { Clock } from '@tollgate/server/src/services.ts';
 
 export interface ManualClock extends Clock {
   advanceMs(ms: number): void;

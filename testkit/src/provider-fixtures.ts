@@ -2,8 +2,8 @@
 // the loopback upstream fakes of the end-to-end tests and the benchmark.
 import { readFileSync } from 'node:fs';
 import type { ProviderId } from '@tollgate/contract';
-import { SseParser } from '../gateway/upstream/sse.ts';
-import type { Endpoint, Json, ProviderAdapter } from '../gateway/llm/providers/types.ts';
+import { SseParser } from '@tollgate/server/src/gateway/upstream/sse.ts';
+import type { Endpoint, Json, ProviderAdapter } from '@tollgate/server/src/gateway/llm/providers/types.ts';
 
 export function fixtureText(provider: ProviderId, name: string): string {
   return readFileSync(new URL(`../gateway/llm/providers/${provider}/fixtures/${name}`, import.meta.url), 'utf8');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Dispatcher } from 'undici';
-import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
+import { createPinnedAgent } from '@tollgate/server/src/net/pinned-dispatcher.ts';
 import { fetchVia } from './undici-fetch.ts';
 import type { BodyOf } from '@tollgate/contract';
 import { must, type TestApp, type TestUser } from './harness.ts';

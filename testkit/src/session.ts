@@ -1,8 +1,8 @@
 // Test helpers for the dashboard session channel (used by the route tests; not imported by production code).
 import assert from 'node:assert/strict';
 import { TEST_PASSWORD, type HttpResult, type TestApp } from './harness.ts';
-import { SESSION_COOKIE } from '../identity/session-cookie.ts';
-import { base32Decode, totpAt } from '../identity/totp.ts';
+import { SESSION_COOKIE } from '@tollgate/server/src/identity/session-cookie.ts';
+import { base32Decode, totpAt } from '@tollgate/server/src/identity/totp.ts';
 
 export interface SignedIn {
   /** `tollgate_session=<token>` (`__Host-tollgate_session=…` over TLS), ready for a Cookie header. */

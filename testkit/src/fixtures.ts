@@ -2,9 +2,9 @@
 // without going through POST /api/mcp or /api/llm (no upstream, no discovery, no DNS). The rows have the same shape
 // the real endpoints write, and the gateway is told about them like any other change.
 import { randomUUID } from 'node:crypto';
-import type { McpTool } from '../snapshot/snapshot.ts';
-import { createGatewayObjects } from '../proxies/gateway-objects.ts';
-import { unixNow, type Services } from '../services.ts';
+import type { McpTool } from '@tollgate/server/src/snapshot/snapshot.ts';
+import { createGatewayObjects } from '@tollgate/server/src/proxies/gateway-objects.ts';
+import { unixNow, type Services } from '@tollgate/server/src/services.ts';
 
 export interface McpFixtureOptions {
   name?: string;

@@ -1,5 +1,5 @@
 // Helpers for the Lua engine's tests (gateway/lua/): compile-or-throw and a default input.
-import { compileLambda, type CompiledLambda, type LambdaInput, type LambdaLimits, type LambdaOutcome } from '../gateway/lua/engine.ts';
+import { compileLambda, type CompiledLambda, type LambdaInput, type LambdaLimits, type LambdaOutcome } from '@tollgate/server/src/gateway/lua/engine.ts';
 
 export interface LogLine { level: string; message: string }
 

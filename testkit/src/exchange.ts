@@ -3,14 +3,14 @@
 // collected in an array.
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import type { AuditEvent } from '../audit/writer.ts';
-import { DEFAULT_AUTH, type McpProxyConfig, type Snapshot } from '../snapshot/snapshot.ts';
-import { silentLogger } from '../log.ts';
-import type { GatewayDeps } from '../gateway/capabilities.ts';
-import { MemoryState } from '../state/memory.ts';
+import type { AuditEvent } from '@tollgate/server/src/audit/writer.ts';
+import { DEFAULT_AUTH, type McpProxyConfig, type Snapshot } from '@tollgate/server/src/snapshot/snapshot.ts';
+import { silentLogger } from '@tollgate/server/src/log.ts';
+import type { GatewayDeps } from '@tollgate/server/src/gateway/capabilities.ts';
+import { MemoryState } from '@tollgate/server/src/state/memory.ts';
 import type { Rule } from '@tollgate/contract';
-import type { Identity } from '../gateway/inbound-auth/types.ts';
-import type { Exchange, RequestFacts } from '../gateway/pipeline/types.ts';
+import type { Identity } from '@tollgate/server/src/gateway/inbound-auth/types.ts';
+import type { Exchange, RequestFacts } from '@tollgate/server/src/gateway/pipeline/types.ts';
 
 /** The capabilities as the fake provides them: the real in-process state store (tests may read it back). */
 export interface FakeDeps extends GatewayDeps {
