@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { eventually } from './eventually.ts';
 import type { newIsolation } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/tollgate.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../server/bin/tollgate.mjs', import.meta.url));
 
 export interface ChildGateway {
   url: string;

@@ -6,7 +6,7 @@ import { SseParser } from '@tollgate/server/src/gateway/upstream/sse.ts';
 import type { Endpoint, Json, ProviderAdapter } from '@tollgate/server/src/gateway/llm/providers/types.ts';
 
 export function fixtureText(provider: ProviderId, name: string): string {
-  return readFileSync(new URL(`../gateway/llm/providers/${provider}/fixtures/${name}`, import.meta.url), 'utf8');
+  return readFileSync(new URL(`../../server/src/gateway/llm/providers/${provider}/fixtures/${name}`, import.meta.url), 'utf8');
 }
 
 export function fixtureJson(provider: ProviderId, name: string): Json {

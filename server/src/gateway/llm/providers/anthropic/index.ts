@@ -4,8 +4,9 @@
 // `cache_creation.ephemeral_1h_input_tokens` share at the 1-hour rate). Streams report input in `message_start` and
 // cumulative output in `message_delta`.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
-import { arr, count, isObject, mapContent, obj, parseJson, str } from '../json.ts';
-import type { Endpoint, Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import { arr, count, isObject, mapContent, obj, str } from '../json.ts';
+import type { Endpoint, Json, JsonObject, ProviderAdapter, RouteSpec, TextRole, TextVisitor } from '../types.ts';
+import { BaseStreamReader } from '../stream-reader.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
 import { filterIdList, modelRoutes } from '../model-list.ts';
 
@@ -63,23 +64,14 @@ function contentText(message: Json): string {
   return out;
 }
 
-class MessagesStreamReader implements StreamReader {
-  private parts: string[] = [];
+class MessagesStreamReader extends BaseStreamReader {
   private input: TokenUsage | undefined;
   private output: number | undefined;
-  private m: string | undefined;
-  private dataChars = 0;
-
-  constructor(private readonly wantText = true) {}
 
   onEvent(event: string, data: string): void {
     // Usage lives in message_start and message_delta; text deltas are parsed only when text is collected.
-    if (!this.wantText) {
-      this.dataChars += data.length;
-      if (event !== 'message_start' && event !== 'message_delta') return;
-    }
-    const e = parseJson(data);
-    if (!isObject(e)) return;
+    const e = this.parsed(data, event === 'message_start' || event === 'message_delta');
+    if (!e) return;
     switch (str(e, 'type') ?? event) {
       case 'message_start': return this.onMessageStart(e);
       case 'content_block_delta': return this.onContentDelta(e);
@@ -94,8 +86,7 @@ class MessagesStreamReader implements StreamReader {
   }
 
   private onContentDelta(e: JsonObject): void {
-    const t = str(obj(e, 'delta'), 'text');
-    if (t && this.wantText) this.parts.push(t);
+    this.addText(str(obj(e, 'delta'), 'text'));
   }
 
   private onMessageDelta(e: JsonObject): void {
@@ -110,10 +101,6 @@ class MessagesStreamReader implements StreamReader {
     const base = this.input ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
     return { ...base, outputTokens: this.output ?? base.outputTokens };
   }
-
-  text() { return this.parts.join(''); }
-  chars() { return this.wantText ? this.text().length : this.dataChars; }
-  model() { return this.m; }
 }
 
 export const anthropic: ProviderAdapter = {

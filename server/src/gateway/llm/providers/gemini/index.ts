@@ -6,7 +6,8 @@
 import { modelRoutes } from '../model-list.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, obj, parseJson, str } from '../json.ts';
-import type { Endpoint, Json, JsonObject, ModelFilter, ProviderAdapter, RouteSpec, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import type { Endpoint, Json, JsonObject, ModelFilter, ProviderAdapter, RouteSpec, TextRole, TextVisitor } from '../types.ts';
+import { BaseStreamReader } from '../stream-reader.ts';
 
 /** The model segment of a served operation path (the route table below only lets these through). */
 const PATH = /\/models\/([^/:]+):([A-Za-z]+)$/;
@@ -103,19 +104,14 @@ function lastUsage(body: Json): TokenUsage | undefined {
   return u;
 }
 
-class GenerateStreamReader implements StreamReader {
-  private parts: string[] = [];
+class GenerateStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
-  private m: string | undefined;
-  private dataChars = 0;
   /** Without text collection: the last chunk that carried usageMetadata, parsed only when usage is asked for. */
   private lastUsageChunk: string | undefined;
 
-  constructor(private readonly wantText = true) {}
-
   onEvent(_event: string, data: string): void {
     if (!this.wantText) {
-      this.dataChars += data.length;
+      this.counted(data);
       if (data.includes('"usageMetadata"')) this.lastUsageChunk = data;
       return;
     }
@@ -127,8 +123,7 @@ class GenerateStreamReader implements StreamReader {
     if (!isObject(r)) return;
     this.m = str(r, 'modelVersion') ?? this.m;
     this.u = usageOf(r.usageMetadata) ?? this.u;
-    const t = candidatesText(r);
-    if (t) this.parts.push(t);
+    this.addText(candidatesText(r));
   }
 
   usage() {
@@ -139,10 +134,6 @@ class GenerateStreamReader implements StreamReader {
     }
     return this.u;
   }
-
-  text() { return this.parts.join(''); }
-  chars() { return this.wantText ? this.text().length : this.dataChars; }
-  model() { return this.m; }
 }
 
 export const gemini: ProviderAdapter = {

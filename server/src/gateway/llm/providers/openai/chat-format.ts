@@ -1,7 +1,8 @@
 // The OpenAI chat-completions wire format (also spoken by Mistral): messages, usage, choices and stream chunks.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
-import { arr, count, firstCount, isObject, mapContent, obj, parseJson, str } from '../json.ts';
-import type { Json, JsonObject, StreamReader, TextRole, TextVisitor } from '../types.ts';
+import { arr, count, firstCount, isObject, mapContent, obj, str } from '../json.ts';
+import type { Json, JsonObject, TextRole, TextVisitor } from '../types.ts';
+import { BaseStreamReader } from '../stream-reader.ts';
 
 const TEXT_PARTS = ['text', 'input_text', 'output_text'];
 
@@ -80,23 +81,14 @@ export function maxTokens(body: JsonObject | undefined, ...keys: string[]): numb
 }
 
 /** Reads chat-completion chunks: text deltas, the final usage chunk, the model. `[DONE]` ends the stream. */
-export class ChatStreamReader implements StreamReader {
-  private parts: string[] = [];
+export class ChatStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
-  private m: string | undefined;
-  private dataChars = 0;
-
-  constructor(private readonly wantText = true) {}
 
   onEvent(_event: string, data: string): void {
     if (data === '[DONE]' || !data) return;
     // Without text collection only the chunk carrying usage is parsed (usage is null on the others).
-    if (!this.wantText) {
-      this.dataChars += data.length;
-      if (!data.includes('"usage":{')) return;
-    }
-    const chunk = parseJson(data);
-    if (!isObject(chunk)) return;
+    const chunk = this.parsed(data, data.includes('"usage":{'));
+    if (!chunk) return;
     this.m ??= str(chunk, 'model');
     const u = chatUsage(chunk.usage);
     if (u) this.u = u;
@@ -106,15 +98,11 @@ export class ChatStreamReader implements StreamReader {
   private collectText(chunk: JsonObject): void {
     for (const c of arr(chunk, 'choices') ?? []) {
       const delta = obj(c, 'delta');
-      const t = delta ? str(delta, 'content') : str(c, 'text');
-      if (t) this.parts.push(t);
+      this.addText(delta ? str(delta, 'content') : str(c, 'text'));
     }
   }
 
   usage() { return this.u; }
-  text() { return this.parts.join(''); }
-  chars() { return this.wantText ? this.text().length : this.dataChars; }
-  model() { return this.m; }
 }
 
 /** `{ error: { type, code } }` (OpenAI) or `{ object: 'error', type, code }` (Mistral). */

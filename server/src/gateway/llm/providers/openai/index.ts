@@ -2,8 +2,9 @@
 // reads it); upstream: `Authorization: Bearer <provider key>`. Streaming chat completions report usage only in a
 // final chunk the client must ask for, so the gateway sets stream_options.include_usage.
 import type { TokenUsage } from '../../../../pricing/cost.ts';
-import { arr, isObject, obj, parseJson, str } from '../json.ts';
-import type { Json, JsonObject, ProviderAdapter, RouteSpec, StreamReader, TextVisitor } from '../types.ts';
+import { arr, isObject, obj, str } from '../json.ts';
+import type { Json, JsonObject, ProviderAdapter, RouteSpec, TextVisitor } from '../types.ts';
+import { BaseStreamReader } from '../stream-reader.ts';
 import { ChatStreamReader, chatUsage, choicesText, maxTokens, openAiError, visitMessages, visitStrings } from './chat-format.ts';
 import { modelAndStreamInBody } from '../body-model.ts';
 import { filterIdList, modelRoutes } from '../model-list.ts';
@@ -48,25 +49,15 @@ function responsesText(body: Json): string {
 }
 
 /** Responses API stream: typed events; text in `response.output_text.delta`, usage in `response.completed`. */
-class ResponsesStreamReader implements StreamReader {
-  private parts: string[] = [];
+class ResponsesStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
-  private m: string | undefined;
-  private dataChars = 0;
-
-  constructor(private readonly wantText = true) {}
 
   onEvent(event: string, data: string): void {
-    if (!this.wantText) {
-      this.dataChars += data.length;
-      if (event !== 'response.completed' && !data.includes('"response.completed"')) return;
-    }
-    const e = parseJson(data);
-    if (!isObject(e)) return;
+    const e = this.parsed(data, event === 'response.completed' || data.includes('"response.completed"'));
+    if (!e) return;
     const type = str(e, 'type') ?? event;
     if (type === 'response.output_text.delta') {
-      const d = str(e, 'delta');
-      if (d && this.wantText) this.parts.push(d);
+      this.addText(str(e, 'delta'));
       return;
     }
     const response = obj(e, 'response');
@@ -77,9 +68,6 @@ class ResponsesStreamReader implements StreamReader {
   }
 
   usage() { return this.u; }
-  text() { return this.parts.join(''); }
-  chars() { return this.wantText ? this.text().length : this.dataChars; }
-  model() { return this.m; }
 }
 
 export const openai: ProviderAdapter = {
