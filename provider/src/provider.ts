@@ -12,8 +12,9 @@ import { ruleSetResource } from './resources/rule-set.ts';
 import { llmKeyBudgetResource } from './resources/llm-key-budget.ts';
 import { profileDataSource } from './data-sources/profile.ts';
 import { llmProxyDataSource, mcpServerDataSource } from './data-sources/proxies.ts';
+import { PROVIDER_VERSION } from './version.ts';
 
-export const PROVIDER_VERSION = '0.1.0';
+export { PROVIDER_VERSION };
 
 export function tollgateProvider(env: NodeJS.ProcessEnv = process.env): ProviderDefinition<ApiClient> {
   return {
