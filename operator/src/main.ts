@@ -2,6 +2,7 @@
 // objects into the management API. Replicas elect a leader; only the leader watches and reconciles, the others
 // stand by (and serve /healthz, /readyz and /metrics). SIGTERM finishes the reconciles in progress, releases the
 // Lease so a standby takes over at once, and exits.
+import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@tollgate/contract';
 import { ALLOWED_API_URLS_ENV, ConfigError, loadConfig } from './config.ts';
@@ -20,7 +21,8 @@ import { ruleSetReconciler } from './reconcile/rule-set.ts';
 import type { Reconciler } from './reconcile/types.ts';
 import type { ApiUrlAllowList } from './reconcile/api-url-allow-list.ts';
 
-export const OPERATOR_VERSION = '0.1.0';
+/** The workspace's version, which scripts/version.mjs keeps equal to the release's. */
+export const OPERATOR_VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The allow-list for the start log line; unset, it is warned about once, here. */
 function describeAllowList(list: ApiUrlAllowList | undefined, log: Logger): string {

@@ -1,7 +1,7 @@
 // The `tollgate` entry point: it runs the compiled build only while that build is newer than every source file.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -32,8 +32,11 @@ test('a build is used only while no source file (tests aside) is newer than its 
   assert.equal(fresh(join(dir, 'no-sources'), stamp), true, 'a build shipped without its sources runs');
 });
 
-test('TOLLGATE_RUN_FROM=src runs the TypeScript sources', () => {
-  const r = spawnSync(process.execPath, [BIN, 'version'], { env: { ...process.env, TOLLGATE_RUN_FROM: 'src' }, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^tollgate \d+\.\d+\.\d+ \(TypeScript sources through tsx, node v\d+/);
+test('TOLLGATE_RUN_FROM=src runs the TypeScript sources; `version` and `--version` print the release version', () => {
+  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  for (const arg of ['version', '--version']) {
+    const r = spawnSync(process.execPath, [BIN, arg], { env: { ...process.env, TOLLGATE_RUN_FROM: 'src' }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^tollgate ${version.replaceAll('.', '\\.')} \\(TypeScript sources through tsx, node v\\d+`), arg);
+  }
 });

@@ -11,7 +11,7 @@ const USAGE = `usage:
   tollgate operator [--allowed-api-urls URL,...]
                                   the Kubernetes operator (KUBECONFIG or in-cluster; docs/kubernetes.md)
   tollgate gen [--check]          regenerate (or check) docs/openapi.json and other generated files
-  tollgate version                the version, and whether the compiled build or the sources are running`;
+  tollgate version | --version    the version, and whether the compiled build or the sources are running`;
 
 /** What the `tollgate` entry point loaded: the compiled build of `npm run build`, or the sources through tsx. */
 export type Runtime = 'compiled' | 'sources';
@@ -32,6 +32,7 @@ export async function main(argv: string[], runtime: Runtime = 'sources'): Promis
 async function dispatch(cmd: string | undefined, rest: string[], runtime: Runtime): Promise<number> {
   switch (cmd) {
     case 'version':
+    case '--version':
       return await version(runtime);
     case 'serve':
       return await serve(rest);
