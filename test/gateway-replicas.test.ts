@@ -4,39 +4,30 @@
 // Needs DATABASE_URL and REDIS_URL (with the embedded datastores two processes cannot share state).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { childAtVersion, startChildGateway, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
-import { newIsolation, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { startReplicaPair, type ReplicaPair } from '@tollgate/testkit/child-gateway.ts';
+import type { TestApp } from '@tollgate/testkit/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { createKey, createProxy, INIT, putRules, rawPost, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
 
+let pair: ReplicaPair;
 let t: TestApp;
 let up: McpUpstream;
-let child: ChildProcess | undefined;
-let b: ChildGateway;
 let gatewayB = '';
-const iso = newIsolation();
 
 before(async () => {
   if (!shared) return;
-  t = await startTestApp({ isolation: iso });
   up = await startMcpUpstream();
-  b = await startChildGateway(iso);
-  ({ url: gatewayB, child } = b);
+  pair = await startReplicaPair();
+  ({ t, b: { url: gatewayB } } = pair);
 });
 after(async () => {
   if (!shared) return;
-  child?.kill('SIGTERM');
+  await pair.close();
   await up.close();
-  await t.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
-  await t.close();
 });
-
-/** Waits until the child gateway has the config this process's gateway has now (after a change made through t). */
-const childCaughtUp = () => childAtVersion(b, t.app.gateway!.store.version);
 
 test('two gateway processes enforce one rate limit and one ban together', { skip: shared ? false : why }, async () => {
   const user = await t.createUser();
@@ -44,7 +35,7 @@ test('two gateway processes enforce one rate limit and one ban together', { skip
   const key = await createKey(t, p);
   const urlB = `${gatewayB}/${p.id}/`;
   await putRules(t, p, [{ rule_type: 'rate_limit', tools: ['*'], name: 'shared', match_key: 'api_key', threshold: 4, timespan: 60, ban_after_n_exceeded: 2, ban_timespan: 120 }]);
-  await childCaughtUp();
+  await pair.caughtUp();
   const h = { authorization: `Bearer ${key}` };
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) statuses.push((await rawPost(i % 2 ? urlB : p.pathUrl, INIT, h)).status);

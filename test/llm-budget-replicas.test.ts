@@ -5,41 +5,32 @@
 // key prefix and master key. Needs DATABASE_URL and REDIS_URL.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { childAtVersion, startChildGateway, type ChildGateway } from '@tollgate/testkit/child-gateway.ts';
-import { must, newIsolation, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { startReplicaPair, type ReplicaPair } from '@tollgate/testkit/child-gateway.ts';
+import { must, type TestApp } from '@tollgate/testkit/harness.ts';
 import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
 import { rawLlm } from '@tollgate/testkit/llm-kit.ts';
 
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const why = 'two gateway replicas need a shared PostgreSQL and Redis: set DATABASE_URL and REDIS_URL to run this test';
 
+let pair: ReplicaPair;
 let t: TestApp;
 let fake: FakeProvider;
-let child: ChildProcess | undefined;
-let b: ChildGateway;
 let gatewayB = '';
-const iso = newIsolation();
 
 before(async () => {
   if (!shared) return;
   fake = await startFakeProvider('openai');
-  t = await startTestApp({ isolation: iso, env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url } });
-  b = await startChildGateway(iso, { TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url });
-  ({ url: gatewayB, child } = b);
+  pair = await startReplicaPair({ TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url });
+  ({ t, b: { url: gatewayB } } = pair);
 });
 after(async () => {
   if (!shared) return;
-  child?.kill('SIGTERM');
+  await pair.close();
   await fake.close();
-  await t.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
-  await t.close();
 });
 
 const body = { model: 'o1', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
-
-/** Waits until the child gateway has the config this process's gateway has now (after a change made through t). */
-const childCaughtUp = () => childAtVersion(b, t.app.gateway!.store.version);
 
 test('two gateway processes share one budget window through Redis', { skip: shared ? false : why }, async () => {
   const user = await t.createUser();
@@ -48,7 +39,7 @@ test('two gateway processes share one budget window through Redis', { skip: shar
   const key = must(await api.call('POST /api/keys', { body: { name: 'both', llmPermissions: [{ id, models: ['*'] }] } })).key.key;
   const urlA = `${t.gateway}/${id}/v1/chat/completions`;
   const urlB = `${gatewayB}/${id}/v1/chat/completions`;
-  await childCaughtUp();
+  await pair.caughtUp();
   const warmUp = await rawLlm(urlB, body, { authorization: `Bearer ${key}` });
   assert.equal(warmUp.status, 200, warmUp.text);
   // Each answer costs (10 * 15 + 100 * 60) / 1e6 USD = 0.615 cents.
@@ -60,7 +51,7 @@ test('two gateway processes share one budget window through Redis', { skip: shar
   };
   // Spend so far (the warm-up request through B) is 1.1835 cents; cap the window at 5 cents now.
   must(await api.call('PATCH /api/llm/:id', { params: { id }, body: { budget: { period: 'daily', capUsd: 0.05, hardBlock: true } } }));
-  await childCaughtUp();
+  await pair.caughtUp();
   const results = await Promise.all(Array.from({ length: 40 }, (_, i) => rawLlm(i % 2 ? urlA : urlB, body, { authorization: `Bearer ${key}` })));
   const ok = results.filter((r) => r.status === 200).length;
   assert.ok(results.every((r) => r.status === 200 || r.status === 402), results.map((r) => r.status).join());

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { eventually } from './eventually.ts';
-import type { newIsolation } from './harness.ts';
+import { newIsolation, startTestApp, type TestApp } from './harness.ts';
 
 const BIN = fileURLToPath(new URL('../../server/bin/tollgate.mjs', import.meta.url));
 
@@ -54,4 +54,32 @@ export async function childAtVersion(g: ChildGateway, version: number): Promise<
     const r = await fetch(`${g.adminUrl}/status`);
     return ((await r.json()) as { configVersion: number }).configVersion >= version;
   }, { what: `the child gateway at config version ${version}`, timeoutMs: 10_000 });
+}
+
+/** A test app (API and gateway A in this process) and a second gateway B as a child process on the same datastores. */
+export interface ReplicaPair {
+  t: TestApp;
+  b: ChildGateway;
+  /** Waits until B serves the config that A serves now (after a change made through t). */
+  caughtUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Needs DATABASE_URL and REDIS_URL: with the embedded datastores two processes cannot share state. */
+export async function startReplicaPair(env: Record<string, string> = {}): Promise<ReplicaPair> {
+  const iso = newIsolation();
+  const t = await startTestApp({ isolation: iso, env });
+  const b = await startChildGateway(iso, env).catch(async (err: unknown) => {
+    await t.close();
+    throw err;
+  });
+  return {
+    t, b,
+    caughtUp: () => childAtVersion(b, t.app.gateway!.store.version),
+    async close() {
+      b.child.kill('SIGTERM');
+      await t.app.services.db.query(`DROP SCHEMA IF EXISTS ${iso.schema} CASCADE`).catch(() => undefined);
+      await t.close();
+    },
+  };
 }

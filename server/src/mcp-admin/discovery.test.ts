@@ -3,6 +3,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { freePort } from '@tollgate/testkit/free-port.ts';
 import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { startHtmlServer, startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { describeFailure, discoverTools } from './discovery.ts';
@@ -34,14 +35,6 @@ async function createMcp(u: TestUser, body: Record<string, unknown>): Promise<st
   const r = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'up', ...body } });
   assert.equal(r.status, 201, r.text);
   return r.body.server.id;
-}
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 test('discovery lists the upstream tools with the bearer token and stores the catalog', async () => {
@@ -90,7 +83,7 @@ test('a wrong upstream token: 502 relaying the upstream status, without the toke
 
 test('an unreachable upstream: 502 naming the connection failure', async () => {
   const u = await t.createUser();
-  const port = await closedPort();
+  const port = await freePort();
   const id = await createMcp(u, { url: `http://127.0.0.1:${port}/mcp` });
   const r = await t.request('POST', `/api/mcp/${id}/tools`, { token: u.pat });
   assert.equal(r.status, 502);

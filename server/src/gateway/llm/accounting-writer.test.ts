@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../log.ts';
-import { startTestApp } from '@tollgate/testkit/harness.ts';
+import { must, startTestApp } from '@tollgate/testkit/harness.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 
 test('a usage record the database refuses is dropped alone; the rest of the flush is written', async () => {
@@ -11,9 +11,7 @@ test('a usage record the database refuses is dropped alone; the rest of the flus
   try {
     const s = t.app.services;
     const u = await t.createUser();
-    const created = await t.request('POST', '/api/llm', { token: u.pat, body: { name: 'chat', provider: 'openai' } });
-    assert.equal(created.status, 201, created.text);
-    const llmId = created.body.id as string;
+    const { id: llmId } = must(await t.client(u.pat).call('POST /api/llm', { body: { name: 'chat', provider: 'openai' } }));
     const w = new AccountingWriter(s.db, s.secrets, silentLogger);
     const row = { day: 20261122, credentialId: 'k1', pricingVersion: '2025-08-01', requests: 1, inputTokens: 10, cachedInputTokens: 0, outputTokens: 5, estimatedRequests: 0, costMicroCents: 100 };
     w.addUsage({ ...row, llmId, model: 'good-1' });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetLedger } from '../../budgets/ledger.ts';
 import { silentLogger } from '../../log.ts';
-import { startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
+import { must, startTestApp, type TestApp } from '@tollgate/testkit/harness.ts';
 import { AccountingWriter } from './accounting-writer.ts';
 import { LiveStreams, type StreamRecord } from './live-streams.ts';
 import { StreamRecovery } from './stream-recovery.ts';
@@ -14,9 +14,7 @@ import type { StreamEnd } from './stream-checkpoints.ts';
 async function setup(t: TestApp) {
   const s = t.app.services;
   const u = await t.createUser();
-  const created = await t.request('POST', '/api/llm', { token: u.pat, body: { name: 'chat', provider: 'openai' } });
-  assert.equal(created.status, 201, created.text);
-  const llmId = created.body.id as string;
+  const { id: llmId } = must(await t.client(u.pat).call('POST /api/llm', { body: { name: 'chat', provider: 'openai' } }));
   const writer = new AccountingWriter(s.db, s.secrets, silentLogger);
   const ledger = new BudgetLedger(s.state, async () => 0, silentLogger);
   const record = (outputTokens: number): StreamRecord => ({

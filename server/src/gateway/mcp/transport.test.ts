@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@tollgate/testkit/free-port.ts';
 import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { connect, createKey, createProxy, flushedEvents, INIT, rawPost, rawSession, sseMessages, type ProxyUnderTest } from '@tollgate/testkit/mcp-kit.ts';
@@ -231,16 +232,8 @@ test('responses over the owner cap become JSON-RPC "Response too large" (SSE and
   }
 });
 
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 test('an unreachable upstream gives 502 with an error event; other methods get 405', async () => {
-  const port = await closedPort();
+  const port = await freePort();
   const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'down', url: `http://127.0.0.1:${port}/mcp` } });
   assert.equal(r.status, 201, r.text);
   const id = r.body.server.id as string;
