@@ -7,8 +7,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
-    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json', './operator/tsconfig.json', './testkit/tsconfig.json', './examples/cdktf/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { project: ['./server/tsconfig.json', './contract/tsconfig.json', './provider/tsconfig.json', './operator/tsconfig.json', './testkit/tsconfig.json', './dashboard/tsconfig.json', './examples/cdktf/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',

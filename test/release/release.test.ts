@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { inflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error a plain .mjs script: no types
 import { releaseFiles } from '../../scripts/release.mjs';
+// @ts-expect-error a plain .mjs script: no types
 import { timeHandshake } from '../../scripts/release/handshake.mjs';
 import { createPluginIdentity } from '../../provider/src/protocol/certificate.ts';
 import { magicCookieValue } from '../../provider/src/protocol/handshake.ts';
@@ -46,7 +48,7 @@ test('SHA256SUMS verify with sha256sum, and cover every file', () => {
     assert.equal(r.status, 0, `${sums}:\n${r.stdout}${r.stderr}`);
   }
   const listed = readFileSync(join(out, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.split('  ')[1]).sort();
-  assert.deepEqual(listed, releaseFiles(version).filter((f) => f !== 'SHA256SUMS'));
+  assert.deepEqual(listed, releaseFiles(version).filter((f: string) => f !== 'SHA256SUMS'));
   const providerListed = readFileSync(join(out, `${provider}_SHA256SUMS`), 'utf8').trim().split('\n').map((l) => l.split('  ')[1]).sort();
   assert.deepEqual(providerListed, [`${provider}_linux_amd64.zip`, `${provider}_linux_arm64.zip`, `${provider}_manifest.json`]);
 });
@@ -107,7 +109,7 @@ function readZip(file: string): ZipEntry[] {
 function unpack(platform: string): string {
   const entries = readZip(join(out, `${provider}_${platform}.zip`));
   assert.deepEqual(entries.map((e) => e.name), [`terraform-provider-tollgate_v${version}`], `${platform}: one executable named as terraform expects`);
-  const [exe] = entries;
+  const exe = entries[0]!;
   assert.equal(exe.mode & 0o777, 0o755, 'executable for everyone');
   assert.equal(exe.mode & 0o170000, 0o100000, 'a regular file');
   assert.equal(exe.dosDate, (1 << 5) | 1, 'the fixed timestamp (1980-01-01) that makes the zip depend on its content only');

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error a plain .mjs script: no types
 import { derivedCopies, mismatches, readVersion } from '../../scripts/version.mjs';
+// @ts-expect-error a plain .mjs script: no types
 import { bundleProvider } from '../../provider/scripts/bundle.mjs';
 import { PROVIDER_VERSION } from '../../provider/src/provider.ts';
 
@@ -17,7 +19,7 @@ const version = readVersion();
 
 test('every derived copy states the root package.json version', () => {
   const copies = derivedCopies();
-  const files = new Set(copies.map((c) => c.file));
+  const files = new Set(copies.map((c: { file: string }) => c.file));
   for (const file of ['contract/package.json', 'server/package.json', 'operator/package.json', 'provider/package.json', 'package-lock.json', 'charts/tollgate/Chart.yaml', 'charts/tollgate-crds/Chart.yaml', 'docs/openapi.json']) {
     assert.ok(files.has(file), `${file} is not among the copies scripts/version.mjs knows`);
   }
@@ -35,7 +37,7 @@ test('the server, its OpenAPI document and the provider show the version', () =>
 test('version.mjs --set rewrites every copy, and nothing but the version strings', () => {
   const copy = mkdtempSync(join(tmpdir(), 'tollgate-version-'));
   try {
-    const files = ['package.json', ...new Set(derivedCopies().map((c) => c.file))];
+    const files: string[] = ['package.json', ...new Set<string>(derivedCopies().map((c: { file: string }) => c.file))];
     for (const f of files) {
       mkdirSync(dirname(join(copy, f)), { recursive: true });
       cpSync(join(root, f), join(copy, f));

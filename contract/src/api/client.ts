@@ -37,13 +37,13 @@ export class ApiClient {
   readonly endpoint: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
-  readonly #userAgent: string;
+  readonly #userAgent: string | undefined;
 
   constructor(o: ApiClientOptions) {
     this.endpoint = o.endpoint.replace(/\/+$/, '');
     this.#headers = { ...o.headers, ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) };
     this.#timeoutMs = o.timeoutMs ?? 60_000;
-    this.#userAgent = o.userAgent ?? 'tollgate-client';
+    this.#userAgent = o.userAgent;
   }
 
   /**
@@ -64,7 +64,9 @@ export class ApiClient {
   }
 
   async #send(method: string, path: string, body?: unknown): Promise<ApiResult<unknown>> {
-    const headers: Record<string, string> = { ...this.#headers, accept: 'application/json', 'user-agent': this.#userAgent };
+    const headers: Record<string, string> = { ...this.#headers, accept: 'application/json' };
+    // A browser sets its own (the dashboard passes none).
+    if (this.#userAgent) headers['user-agent'] = this.#userAgent;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {

@@ -1,7 +1,7 @@
 // The management API's request lifecycle, assembled once at start (server.ts puts it on a node:http server, behind a
 // guard that answers unparsable request targets with 404):
 //   canonical path -> method filter -> route: context -> auth requirement (+ origin check) -> handler -> JSON reply
-//   -> 404 for what no route took -> one error middleware.
+//   -> the dashboard's static files (GET outside /api) -> 404 for what no route took -> one error middleware.
 // The routes come from the route table (http/router.ts) that the route modules fill and the OpenAPI document reads.
 import express, { type Express } from 'express';
 import { jsonBodyReader } from '../http/body.ts';
@@ -13,6 +13,7 @@ import { errorMiddleware } from './lifecycle/error-middleware.ts';
 import { runHandler } from './lifecycle/handler.ts';
 import { notFound, onlyRoutedMethods } from './lifecycle/not-found.ts';
 import { canonicalPath } from './lifecycle/request-url.ts';
+import { dashboardFiles } from './dashboard/static-files.ts';
 
 const VERB = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const satisfies Record<Method, string>;
 
@@ -32,6 +33,7 @@ export function createApiApp(router: Router, s: Services): Express {
   for (const route of routes) {
     app[VERB[route.method]](route.pattern, beginRequest(readBody), ...authMiddleware(route.auth, s), runHandler(route, s));
   }
+  app.use(dashboardFiles(s.config.dashboardDir));
   app.use(notFound);
   app.use(errorMiddleware(s));
   return app;

@@ -2,6 +2,7 @@
 // variable, so nothing runs on a half-understood configuration (docs/architecture.md#processes-ports-and-configuration).
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseCidr, PROVIDER_IDS, type Cidr, type ProviderId } from '@tollgate/contract';
 
 export type Role = 'all' | 'api' | 'gateway';
@@ -29,6 +30,8 @@ export interface Config {
   providerBaseUrls: Partial<Record<ProviderId, string>>;
   /** Origin allowed to use the dashboard session cookie on unsafe methods; unset means same-origin only. */
   dashboardOrigin: string | undefined;
+  /** The dashboard's built files (dashboard/dist), served by the API at `/`; absent, `/` says how to build them. */
+  dashboardDir: string;
   auditRetentionDays: number;
   /** How often the gateway checks the config version to repair missed notifications. */
   configPollMs: number;
@@ -178,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     checkResponses: bool(env, 'TOLLGATE_CHECK_RESPONSES'),
     providerBaseUrls,
     dashboardOrigin: url(env, 'TOLLGATE_DASHBOARD_ORIGIN', ['http:', 'https:']),
+    // server/src/config or server/dist/config: three levels up is the root of the checkout or the image.
+    dashboardDir: resolve(env.TOLLGATE_DASHBOARD_DIR || fileURLToPath(new URL('../../../dashboard/dist', import.meta.url))),
     auditRetentionDays: positiveInt(env, 'TOLLGATE_AUDIT_RETENTION_DAYS', 30),
     configPollMs: positiveInt(env, 'TOLLGATE_CONFIG_POLL_MS', 5000),
     memoryCacheMb: positiveInt(env, 'TOLLGATE_MEMORY_CACHE_MB', 64),
