@@ -58,16 +58,17 @@ test('an Ingress needs the API host and a proxy domain of ours', async () => {
   assert.match(localhost.stderr, /proxyDomain is "proxy\.localhost" with ingress\.enabled/);
 });
 
-test('default values: API, gateway and operator Deployments, gateway HPA and PDB, Services, operator RBAC, a generated master key', async () => {
+test('default values: API, gateway and operator Deployments, gateway HPA, PDBs, Services, operator RBAC, a generated master key', async () => {
   const objs = await renderOffline(VALUE_SETS.default!);
   assert.deepEqual(kinds(objs), [
     'ClusterRole/tg-tollgate-operator', 'ClusterRoleBinding/tg-tollgate-operator',
     'Deployment/tg-tollgate-api', 'Deployment/tg-tollgate-gateway', 'Deployment/tg-tollgate-operator',
     'HorizontalPodAutoscaler/tg-tollgate-gateway',
-    'Pod/tg-tollgate-test-api-health', 'PodDisruptionBudget/tg-tollgate-gateway',
+    'Pod/tg-tollgate-test-api-health',
+    'PodDisruptionBudget/tg-tollgate-api', 'PodDisruptionBudget/tg-tollgate-gateway', 'PodDisruptionBudget/tg-tollgate-operator',
     'Role/tg-tollgate-operator-leader-election', 'RoleBinding/tg-tollgate-operator-leader-election',
     'Secret/tg-tollgate-master-key',
-    'Service/tg-tollgate-api', 'Service/tg-tollgate-gateway', 'Service/tg-tollgate-gateway-admin',
+    'Service/tg-tollgate-api', 'Service/tg-tollgate-gateway', 'Service/tg-tollgate-gateway-admin', 'Service/tg-tollgate-operator-metrics',
     'ServiceAccount/tg-tollgate-operator',
   ]);
   const api = must(objs, 'Deployment', 'tg-tollgate-api');
@@ -76,7 +77,8 @@ test('default values: API, gateway and operator Deployments, gateway HPA and PDB
   assert.deepEqual(api.spec.template.spec.containers[0].args, ['serve', '--role', 'api']);
   assert.deepEqual(gateway.spec.template.spec.containers[0].args, ['serve', '--role', 'gateway']);
   assert.deepEqual(operator.spec.template.spec.containers[0].args, ['operator']);
-  assert.equal(api.spec.template.spec.containers[0].image, 'tollgate:0.1.0', 'the tag defaults to the appVersion');
+  const appVersion = readFileSync(join(chart, 'Chart.yaml'), 'utf8').match(/^appVersion:\s*"?([^"\s]+)/m)?.[1];
+  assert.equal(api.spec.template.spec.containers[0].image, `tollgate:${appVersion}`, 'the tag defaults to the appVersion');
   assert.equal(api.spec.replicas, 2);
   assert.equal(gateway.spec.replicas, undefined, 'the HPA owns the gateway replica count');
   assert.equal(operator.spec.replicas, 2);
@@ -171,7 +173,7 @@ test('existing Secrets and an Ingress with TLS: the given keys, no generated key
   assert.deepEqual(ing.spec.tls, [{ secretName: 'tollgate-tls', hosts: ['api.example.com', '*.proxy.example.com', 'gateway.example.com'] }]);
 });
 
-test('embedded trial: one `serve` replica on a volume, no datastore URLs, no HPA or PDB; the Services select it', async () => {
+test('embedded trial: one `serve` replica on a volume, no datastore URLs, no HPA or PDB of its own; the Services select it', async () => {
   const objs = await renderOffline(VALUE_SETS['embedded trial']!);
   assert.deepEqual(deployments(objs).map((d) => d.metadata.name).sort(), ['tg-tollgate', 'tg-tollgate-operator']);
   const d = must(objs, 'Deployment', 'tg-tollgate');
@@ -184,7 +186,7 @@ test('embedded trial: one `serve` replica on a volume, no datastore URLs, no HPA
   assert.equal(env.REDIS_URL, undefined);
   assert.equal(d.spec.template.spec.volumes.find((v: { name: string }) => v.name === 'data').persistentVolumeClaim.claimName, 'tg-tollgate-data');
   assert.ok(find(objs, 'PersistentVolumeClaim', 'tg-tollgate-data'));
-  assert.equal(objs.some((o) => o.kind === 'HorizontalPodAutoscaler' || o.kind === 'PodDisruptionBudget'), false);
+  assert.deepEqual(objs.filter((o) => o.kind === 'HorizontalPodAutoscaler' || o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name), ['tg-tollgate-operator'], 'only the operator has a budget');
   for (const svc of ['tg-tollgate-api', 'tg-tollgate-gateway', 'tg-tollgate-gateway-admin']) {
     assert.equal(must(objs, 'Service', svc).spec.selector['app.kubernetes.io/component'], 'server', svc);
   }
@@ -204,7 +206,7 @@ test('a namespace-scoped operator gets a Role there; HPA and PDB off leave the g
   assert.equal(must(objs, 'Role', 'tg-tollgate-operator-leader-election').metadata.namespace, 'tollgate', 'the Lease lives beside the operator');
   assert.equal(envOf(must(objs, 'Deployment', 'tg-tollgate-operator')).TOLLGATE_WATCH_NAMESPACE, 'apps');
   assert.equal(must(objs, 'Deployment', 'tg-tollgate-gateway').spec.replicas, 3);
-  assert.equal(objs.some((o) => o.kind === 'HorizontalPodAutoscaler' || o.kind === 'PodDisruptionBudget'), false);
+  assert.equal(objs.some((o) => o.kind === 'HorizontalPodAutoscaler' || (o.kind === 'PodDisruptionBudget' && o.metadata.name === 'tg-tollgate-gateway')), false);
 });
 
 test('operator.allowedApiUrls: by default this release\'s API Service and the Ingress\'s API host; a list replaces them; the schema refuses what the operator would', async () => {

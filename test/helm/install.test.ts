@@ -77,11 +77,11 @@ test('helm install: the Deployments, Services, HPA, PDB, ServiceAccount, RBAC an
   assert.deepEqual(got, [
     'deployment.apps/tg-tollgate-api', 'deployment.apps/tg-tollgate-gateway', 'deployment.apps/tg-tollgate-operator',
     'horizontalpodautoscaler.autoscaling/tg-tollgate-gateway',
-    'poddisruptionbudget.policy/tg-tollgate-gateway',
+    'poddisruptionbudget.policy/tg-tollgate-api', 'poddisruptionbudget.policy/tg-tollgate-gateway', 'poddisruptionbudget.policy/tg-tollgate-operator',
     'role.rbac.authorization.k8s.io/tg-tollgate-operator-leader-election',
     'rolebinding.rbac.authorization.k8s.io/tg-tollgate-operator-leader-election',
     'secret/tg-tollgate-master-key',
-    'service/tg-tollgate-api', 'service/tg-tollgate-gateway', 'service/tg-tollgate-gateway-admin',
+    'service/tg-tollgate-api', 'service/tg-tollgate-gateway', 'service/tg-tollgate-gateway-admin', 'service/tg-tollgate-operator-metrics',
     'serviceaccount/tg-tollgate-operator',
   ].sort());
   const cluster_ = (await cluster.ok(['get', 'clusterrole,clusterrolebinding', '-l', 'app.kubernetes.io/instance=tg', '-o', 'name'])).trim().split('\n').sort();

@@ -92,6 +92,22 @@ export function envOf(deploy: K8sObject): Record<string, string> {
   return out;
 }
 
+type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } };
+
+/**
+ * A Deployment's first container env as the kubelet sets it: plain values, each secretKeyRef through `secret` (the
+ * decoded value, or undefined to leave the variable out) and each fieldRef from `fields`.
+ */
+export function containerEnv(deploy: K8sObject, secret: (name: string, key: string) => string | undefined, fields: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const e of (deploy.spec.template.spec.containers[0].env ?? []) as EnvVar[]) {
+    const ref = e.valueFrom?.secretKeyRef;
+    const v = e.value ?? (ref ? secret(ref.name, ref.key) : fields[e.valueFrom?.fieldRef?.fieldPath ?? '']);
+    if (v !== undefined) env[e.name] = v;
+  }
+  return env;
+}
+
 /** The values every rendering of the production shape needs: the Secret with the datastore URLs. */
 export const BASE = { 'datastore.existingSecret': 'tollgate-datastore' };
 

@@ -46,9 +46,6 @@ app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
-{{- define "tollgate.image" -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
-{{- end }}
 
 {{- define "tollgate.operatorServiceAccountName" -}}
 {{- if .Values.operator.serviceAccount.create }}
@@ -81,12 +78,17 @@ sessions, counters, bans, budgets and the config version only through PostgreSQL
 {{- if and .Values.ingress.enabled (hasSuffix ".localhost" (printf ".%s" .Values.proxyDomain)) }}
 {{- fail (printf "\n\nproxyDomain is %q with ingress.enabled: set proxyDomain to a DNS name of yours (the Ingress routes *.<proxyDomain> to the gateway)." .Values.proxyDomain) }}
 {{- end }}
+{{- if and (not .Values.clusterLookups) (not .Values.masterKey.existingSecret) }}
+{{- fail "\n\nmasterKey.existingSecret is required with clusterLookups=false: without a lookup the chart cannot find the master key it generated before, and would render a new one on every run, which a sync would apply over the key that encrypts the database. Create a Secret with TOLLGATE_MASTER_KEY (openssl rand -base64 32) and set masterKey.existingSecret to its name (docs/gitops.md)." }}
+{{- end }}
 {{- /* An existing Secret without the keys the pods read: say so now rather than in a pod's CreateContainerConfigError. */}}
+{{- if .Values.clusterLookups }}
 {{- range $s := list (list .Values.datastore.existingSecret .Values.datastore.databaseUrlKey) (list .Values.datastore.existingSecret .Values.datastore.redisUrlKey) (list .Values.masterKey.existingSecret .Values.masterKey.existingSecretKey) }}
 {{- if and (index $s 0) (not $.Values.embedded.enabled) }}
 {{- $found := lookup "v1" "Secret" $.Release.Namespace (index $s 0) }}
 {{- if and $found (not (hasKey (default (dict) $found.data) (index $s 1))) }}
 {{- fail (printf "\n\nthe Secret %s has no key %s" (index $s 0) (index $s 1)) }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -156,37 +158,6 @@ Ingress's API host. Connection Secrets are written by namespace users; this keep
       key: {{ include "tollgate.masterKeySecretKey" . }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
-{{- end }}
-{{- end }}
-
-{{/* Pod-level settings every component shares. */}}
-{{- define "tollgate.podCommon" -}}
-{{- with .ctx.Values.imagePullSecrets }}
-imagePullSecrets:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-securityContext:
-  {{- toYaml .ctx.Values.podSecurityContext | nindent 2 }}
-{{- with .ctx.Values.nodeSelector }}
-nodeSelector:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- with .ctx.Values.tolerations }}
-tolerations:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- with .ctx.Values.affinity }}
-affinity:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- if .ctx.Values.spreadAcrossNodes }}
-topologySpreadConstraints:
-  - maxSkew: 1
-    topologyKey: kubernetes.io/hostname
-    whenUnsatisfiable: ScheduleAnyway
-    labelSelector:
-      matchLabels:
-        {{- include "tollgate.componentSelectorLabels" . | nindent 8 }}
 {{- end }}
 {{- end }}
 
