@@ -75,6 +75,20 @@ function parseRole(args: string[]): Role {
   return v;
 }
 
+/**
+ * The one line for a start failure an operator must act on (not a bug): a gateway next to a database of another
+ * data-plane version, or data sealed with another master key (docs/gitops.md). Undefined for anything else.
+ */
+async function startFailureLine(err: unknown): Promise<string | undefined> {
+  const { SnapshotSchemaMismatch } = await import('../snapshot/schema-version.ts');
+  if (err instanceof SnapshotSchemaMismatch) return err.message;
+  const { WrongMasterKey } = await import('../crypto/secrets.ts');
+  if (err instanceof WrongMasterKey) {
+    return `${err.message}: start with the master key the data was written with (TOLLGATE_MASTER_KEY, or the chart's masterKey Secret)`;
+  }
+  return undefined;
+}
+
 async function serve(args: string[]): Promise<number> {
   const role = parseRole(args);
   const config = loadConfig();
@@ -91,15 +105,20 @@ async function serve(args: string[]): Promise<number> {
       return 1;
     }
   }
+  // Listening for a stop before starting: a SIGTERM that comes while the process starts (an orchestrator that gave up
+  // waiting) still closes it cleanly once it has started, rather than killing it mid-start.
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   let app;
   try {
     app = await startTollgate(config, { role });
   } catch (err) {
     release();
-    // A gateway next to a database of another data-plane version: one line saying what to upgrade, not a stack.
-    const { SnapshotSchemaMismatch } = await import('../snapshot/schema-version.ts');
-    if (!(err instanceof SnapshotSchemaMismatch)) throw err;
-    process.stderr.write(`tollgate: ${err.message}\n`);
+    const line = await startFailureLine(err);
+    if (line === undefined) throw err;
+    process.stderr.write(`tollgate: ${line}\n`);
     return 1;
   }
   const { log } = app.services;
@@ -114,14 +133,7 @@ async function serve(args: string[]): Promise<number> {
   }
   const { startAdminEndpoint } = await import('./admin-endpoint.ts');
   const stopAdmin = !config.databaseUrl ? await startAdminEndpoint(app.services) : async () => undefined;
-  await new Promise<void>((resolve) => {
-    const stop = (sig: string) => {
-      log.info('shutting down', { signal: sig });
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  log.info('shutting down', { signal: await stopped });
   await stopAdmin();
   await app.close();
   release();

@@ -2,6 +2,13 @@
 // derived from the master key so that a wrong TOLLGATE_MASTER_KEY fails loudly instead of returning garbage.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
+/** Data sealed with another master key than the configured one: the process refuses it, in one line at start. */
+export class WrongMasterKey extends Error {
+  constructor(readonly sealedWith: string, readonly configured: string) {
+    super(`secret was sealed with key ${sealedWith}, not the configured master key ${configured}`);
+  }
+}
+
 export class SecretBox {
   readonly keyId: string;
 
@@ -21,7 +28,7 @@ export class SecretBox {
   openBuffer(envelope: string, aad = ''): Buffer {
     const [v, kid, iv, tag, ct] = envelope.split('.');
     if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('malformed secret envelope');
-    if (kid !== this.keyId) throw new Error(`secret was sealed with key ${kid}, not the configured master key ${this.keyId}`);
+    if (kid !== this.keyId) throw new WrongMasterKey(kid ?? '', this.keyId);
     const d = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     if (aad) d.setAAD(Buffer.from(aad));
     d.setAuthTag(Buffer.from(tag, 'base64url'));
