@@ -10,9 +10,12 @@
 # test/helm/image-entrypoints.test.ts lays out the runtime stage's COPY lines below from a built workspace and runs
 # each entry point from it as that user; it cannot build this file (no container engine where the tests run).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The image runs the current Node LTS, the supported runtime; CI runs the server, operator and provider tests on the
+# same major (scripts/test-lts.sh, scripts/node-lts.sh pins its version). Development may use Node 20.18+ (package.json
+# "engines"). re2 compiles here against this Node's headers, so its locked version must support this major.
+ARG NODE_IMAGE=node:26-bookworm-slim
 
-# Node 20 and the toolchain of the native module re2 (node-gyp: g++, make, python3).
+# The Node LTS and the toolchain of the native module re2 (node-gyp: g++, make, python3).
 FROM ${NODE_IMAGE} AS toolchain
 RUN apt-get update \
  && apt-get install -y --no-install-recommends g++ make python3 \
@@ -24,6 +27,7 @@ COPY server/package.json server/
 COPY operator/package.json operator/
 COPY provider/package.json provider/
 COPY testkit/package.json testkit/
+COPY dashboard/package.json dashboard/
 
 # The build: every dependency (without install scripts: tsc needs no native module, so re2 compiles once, in deps),
 # then contract/dist, server/dist and operator/dist (scripts/build.mjs: `tsc -b` over tsconfig.build.json, the compile
@@ -37,6 +41,10 @@ COPY contract/ contract/
 COPY server/ server/
 COPY operator/ operator/
 RUN node scripts/build.mjs
+# The dashboard's static files (Vite), served by the API at /.
+COPY scripts/build-dashboard.mjs scripts/
+COPY dashboard/ dashboard/
+RUN node scripts/build-dashboard.mjs
 
 # What runs: the production dependencies of the server, the operator and the contract (not the provider's, not the
 # dev tools: tsx, and the esbuild it brings, are development dependencies of the root package), re2 compiled here.
@@ -56,6 +64,7 @@ COPY --from=build /src/server/dist server/dist
 COPY operator/package.json operator/
 COPY operator/bin operator/bin
 COPY --from=build /src/operator/dist operator/dist
+COPY --from=build /src/dashboard/dist dashboard/dist
 # No sources ship, so server/bin/compiled.mjs counts each build as fresh: `tollgate` runs server/dist, and the operator
 # (`tollgate operator`, operator/bin/tollgate-operator.mjs) runs operator/dist. Without the build they would stop with
 # an error rather than fall back to sources and a loader that are not here; the checks below fail the image build then.

@@ -43,9 +43,11 @@ const procs: Proc[] = [];
 const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 
 before(async () => {
-  // The build stage's outputs (contract/dist, server/dist, operator/dist), as `npm run build` leaves them.
-  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-  assert.equal(build.status, 0, 'scripts/build.mjs failed');
+  // The build stage's outputs (contract/dist, server/dist, operator/dist, dashboard/dist), as `npm run build` leaves them.
+  for (const script of ['build.mjs', 'build-dashboard.mjs']) {
+    const build = spawnSync(process.execPath, [join(root, 'scripts', script), '--if-stale'], { stdio: 'inherit' });
+    assert.equal(build.status, 0, `scripts/${script} failed`);
+  }
   imageRoot = mkdtempSync(join(tmpdir(), 'tollgate-image-'));
   image = layOutImage(root, imageRoot);
   mkdirSync(join(imageRoot, 'tmp'));
@@ -232,6 +234,12 @@ test('serve --role api answers GET /api/health; the admin CLI of NOTES.txt issue
   assert.equal(issued.status, 0, issued.stderr);
   pat = issued.stdout.trim();
   assert.match(pat, /^svc_pat_/);
+
+  // The dashboard ships in the image and the API serves it at /.
+  const dashboard = await fetch(`${local(ports.api)}/`);
+  assert.equal(dashboard.status, 200);
+  assert.match(await dashboard.text(), /<div id="app">/);
+  assert.match(dashboard.headers.get('content-security-policy') ?? '', /script-src 'self'/);
 
   const health = await new ApiClient({ endpoint: local(ports.api), token: pat }).call('GET /api/health');
   assert.ok(health.ok, JSON.stringify(health));
