@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // npm run provider:install [-- --dir DIR]: builds the Terraform provider (contract/dist and provider/dist, when
-// stale) and installs it as `tollgate/tollgate` into Terraform's implied local mirror
-// (~/.terraform.d/plugins/registry.terraform.io/tollgate/tollgate/<version>/<os>_<arch>/), or into DIR with the
-// same layout (for a `filesystem_mirror` block), so that `terraform init` works offline. The installed file is a
-// small shell script that runs this clone's build with this node, so rebuild (run this again) after pulling.
+// stale) and installs it as `tollgate/tollgate` into the implied local mirror that Terraform and OpenTofu share
+// (~/.terraform.d/plugins/<host>/tollgate/tollgate/<version>/<os>_<arch>/), or into DIR with the same layout (for a
+// `filesystem_mirror` block), so that `terraform init` and `tofu init` work offline. It is laid out under both
+// registry hosts, because the short source `tollgate/tollgate` means registry.terraform.io/tollgate/tollgate to
+// Terraform and registry.opentofu.org/tollgate/tollgate to OpenTofu. The installed file is a small shell script that
+// runs this clone's build with this node, so rebuild (run this again) after pulling.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +18,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const providerDir = join(root, 'provider');
 const contractDir = join(root, 'contract');
 const stamp = join(providerDir, 'dist', '.build-stamp');
-const version = JSON.parse(readFileSync(join(providerDir, 'package.json'), 'utf8')).version;
+// The root package.json holds the one version of everything the repository ships.
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+/** The registry host each CLI puts in front of a short source address. */
+const hosts = ['registry.terraform.io', 'registry.opentofu.org'];
 
 function arg(name) {
   const i = process.argv.indexOf(name);
@@ -53,10 +58,13 @@ function platform() {
 
 build();
 const mirror = arg('--dir') ?? join(homedir(), '.terraform.d', 'plugins');
-const dir = join(mirror, 'registry.terraform.io', 'tollgate', 'tollgate', version, platform());
-mkdirSync(dir, { recursive: true });
-const bin = join(dir, `terraform-provider-tollgate_v${version}`);
 const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
-writeFileSync(bin, `#!/bin/sh\n# Installed by npm run provider:install from ${root}\nexec ${quote(process.execPath)} ${quote(join(providerDir, 'dist', 'main.js'))} "$@"\n`);
-chmodSync(bin, 0o755);
-console.log(`installed tollgate/tollgate ${version} (${platform()}) at ${bin}`);
+const script = `#!/bin/sh\n# Installed by npm run provider:install from ${root}\nexec ${quote(process.execPath)} ${quote(join(providerDir, 'dist', 'main.js'))} "$@"\n`;
+for (const host of hosts) {
+  const dir = join(mirror, host, 'tollgate', 'tollgate', version, platform());
+  mkdirSync(dir, { recursive: true });
+  const bin = join(dir, `terraform-provider-tollgate_v${version}`);
+  writeFileSync(bin, script);
+  chmodSync(bin, 0o755);
+  console.log(`installed ${host}/tollgate/tollgate ${version} (${platform()}) at ${bin}`);
+}

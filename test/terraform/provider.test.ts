@@ -1,7 +1,8 @@
-// The Terraform provider end to end: the real `terraform` binary, the provider installed by provider:install into
-// a filesystem mirror (offline init), against a real Tollgate on loopback. One working directory is carried through
-// the steps in order, the way a team's configuration lives: apply, no-op plan, update, replacement, drift, import,
-// bad input, a wrong token, parallel keys, destroy.
+// The Terraform provider end to end, under both `terraform` and `tofu`: the real binary, the provider installed by
+// provider:install into a filesystem mirror (offline init), against a real Tollgate on loopback. One working
+// directory per CLI is carried through the steps in order, the way a team's configuration lives: apply, no-op plan,
+// update, replacement, drift, import, bad input, a wrong token, parallel keys, destroy. The two CLIs share the
+// Tollgate, the upstream and the install, act for a user each, and run at the same time.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,10 +11,8 @@ import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { connect } from '@tollgate/testkit/mcp-kit.ts';
-import { installProvider, terraform, terraformAvailable, type Terraform } from './kit.ts';
+import { CLI_NAMES, cliSkip, findCli, installProvider, providerVersion, terraform, type CliName, type Terraform } from './kit.ts';
 import { mainTf, type Vars } from './fixtures.ts';
-
-const skip = terraformAvailable() ? false : 'terraform is not on the PATH';
 
 /** The body of a call that must succeed. */
 function must<T>(r: ApiResult<T>): T {
@@ -21,12 +20,34 @@ function must<T>(r: ApiResult<T>): T {
   return r.body;
 }
 
-describe('terraform provider', { skip, concurrency: false }, () => {
+interface Shared { t: TestApp; upstream: McpUpstream; cliConfig: string }
+
+describe('terraform provider', { concurrency: true }, () => {
+  const shared = {} as Shared;
+  let home: string | undefined;
+
+  before(async () => {
+    shared.t = await startTestApp();
+    shared.upstream = await startMcpUpstream();
+    const installed = installProvider();
+    home = installed.home;
+    shared.cliConfig = installed.cliConfig;
+  });
+
+  after(async () => {
+    if (home) rmSync(home, { recursive: true, force: true });
+    await shared.upstream?.close();
+    await shared.t?.close();
+  });
+
+  for (const name of CLI_NAMES) describe(name, { skip: cliSkip(name), concurrency: false }, () => steps(name, shared));
+});
+
+function steps(name: CliName, shared: Shared) {
   let t: TestApp;
   let user: TestUser;
   let upstream: McpUpstream;
   let tf: Terraform;
-  let home: string;
   let vars: Vars;
   const timings: Record<string, number> = {};
 
@@ -40,28 +61,22 @@ describe('terraform provider', { skip, concurrency: false }, () => {
   const plan = () => tf.run('plan', '-detailed-exitcode');
 
   before(async () => {
-    t = await startTestApp();
+    ({ t, upstream } = shared);
     user = await t.createUser();
     api = new ApiClient({ endpoint: t.api, token: user.pat });
-    upstream = await startMcpUpstream();
-    const installed = installProvider();
-    home = installed.home;
-    tf = terraform(installed.cliConfig, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: user.pat });
+    tf = terraform(await findCli(name), shared.cliConfig, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: user.pat });
   });
 
-  after(async () => {
+  after(() => {
     tf?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
-    await upstream?.close();
-    await t?.close();
-    if (Object.keys(timings).length) console.log(`# terraform timings (ms): ${JSON.stringify(timings)}`);
+    if (Object.keys(timings).length) console.log(`# ${name} timings (ms): ${JSON.stringify(timings)}`);
   });
 
   test('init works offline from the filesystem mirror', async () => {
     tf.write({ 'main.tf': mainTf({ mcpUrl: upstream.url }) });
     const r = await tf.ok('init');
-    assert.match(r.stdout, /Installing tollgate\/tollgate v0\.1\.0/);
-    assert.match(r.stdout, /Terraform has been successfully initialized/);
+    assert.ok(r.stdout.includes(`Installing tollgate/tollgate v${providerVersion}`), r.stdout);
+    assert.ok(r.stdout.includes(`${tf.cli.product} has been successfully initialized`), r.stdout);
   });
 
   test('apply creates every object, and the secrets never appear in the output', async () => {
@@ -243,7 +258,7 @@ resource "tollgate_mcp_server" "jwt" {
   });
 
   test('a wrong token is a clear 401 diagnostic', async () => {
-    const wrong = terraform(tf.env.TF_CLI_CONFIG_FILE!, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: 'svc-not-a-real-token' });
+    const wrong = terraform(tf.cli, tf.env.TF_CLI_CONFIG_FILE!, { TOLLGATE_URL: t.api, TOLLGATE_TOKEN: 'svc-not-a-real-token' });
     try {
       wrong.write({ 'main.tf': 'provider "tollgate" {}\ndata "tollgate_profile" "me" {}\nterraform {\n  required_providers {\n    tollgate = { source = "tollgate/tollgate" }\n  }\n}\n' });
       await wrong.ok('init');
@@ -311,4 +326,4 @@ output "guarded_tools" { value = length(tollgate_mcp_server.guarded.tools) }
     assert.equal(must(await api.call('GET /api/llm')).proxies.length, 0);
     assert.equal(must(await api.call('GET /api/keys')).keys.length, 0);
   });
-});
+}
