@@ -1,0 +1,48 @@
+// The filter form of the logs page. Applying it writes the hash query (page back to 1); the page reads the query.
+import { useState } from 'preact/hooks';
+import { Field, newId } from '../../components/form.tsx';
+import { fromLocalInput, toLocalInput } from '../../components/format.ts';
+import { href, navigate } from '../../router.ts';
+import { choicesWith } from './event-types.ts';
+import { PAGE_SIZES, toHash, type LogsQuery } from './query.ts';
+
+const num = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : undefined);
+
+export function LogFilters(p: { q: LogsQuery }) {
+  const [ids] = useState(() => ({ type: newId('event-type'), from: newId('from'), to: newId('to'), limit: newId('limit') }));
+  function apply(e: Event) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget as HTMLFormElement);
+    const from = fromLocalInput(String(f.get('from') ?? ''));
+    // A minute picked as the end includes its last second (the API's `to` is inclusive).
+    const to = fromLocalInput(String(f.get('to') ?? ''));
+    navigate('/logs', toHash({
+      ...p.q, page: 1, event_type: String(f.get('event_type') ?? '') || undefined,
+      from: from?.toString(), to: to === undefined ? undefined : String(to + 59), limit: Number(f.get('limit')) || 50,
+    }));
+  }
+  return (
+    <form class="filters row" onSubmit={apply} aria-label="Filter events">
+      <Field label="Event type" id={ids.type}>
+        <select id={ids.type} name="event_type">
+          {choicesWith(p.q.event_type).map((c) => <option key={c.value} value={c.value} selected={c.value === (p.q.event_type ?? '')}>{c.label}</option>)}
+        </select>
+      </Field>
+      <Field label="From (your time)" id={ids.from}>
+        <input id={ids.from} name="from" type="datetime-local" defaultValue={toLocalInput(num(p.q.from))} />
+      </Field>
+      <Field label="To (your time)" id={ids.to}>
+        <input id={ids.to} name="to" type="datetime-local" defaultValue={toLocalInput(num(p.q.to))} />
+      </Field>
+      <Field label="Per page" id={ids.limit}>
+        <select id={ids.limit} name="limit">
+          {[...new Set([...PAGE_SIZES, p.q.limit])].map((n) => <option key={n} value={String(n)} selected={n === p.q.limit}>{n}</option>)}
+        </select>
+      </Field>
+      <div class="field actions">
+        <button type="submit">Apply</button>
+        <a href={href('/logs', { bucket: p.q.bucket === 'day' ? 'day' : undefined })}>Clear filters</a>
+      </div>
+    </form>
+  );
+}

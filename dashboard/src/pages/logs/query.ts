@@ -1,0 +1,31 @@
+// The logs page's state lives in the hash query (`#/logs?event_type=deny&page=2`), so a reload or a shared link
+// shows the same filter, page and chart. Values go to the API as written: a bad one comes back as its own 400 message.
+export interface LogsQuery {
+  event_type?: string;
+  from?: string;
+  to?: string;
+  page: number;
+  limit: number;
+  bucket: 'hour' | 'day';
+}
+
+export const PAGE_SIZES = [25, 50, 100];
+
+export function readQuery(q: URLSearchParams): LogsQuery {
+  const opt = (k: string) => q.get(k) || undefined;
+  return {
+    event_type: opt('event_type'), from: opt('from'), to: opt('to'),
+    page: Math.max(1, Math.floor(Number(q.get('page'))) || 1),
+    limit: Math.floor(Number(q.get('limit'))) || 50,
+    bucket: q.get('bucket') === 'day' ? 'day' : 'hour',
+  };
+}
+
+/** The hash query of a state, defaults left out so links stay short. */
+export function toHash(q: LogsQuery): Record<string, string | number | undefined> {
+  return {
+    event_type: q.event_type, from: q.from, to: q.to,
+    page: q.page > 1 ? q.page : undefined, limit: q.limit !== 50 ? q.limit : undefined,
+    bucket: q.bucket === 'day' ? 'day' : undefined,
+  };
+}
