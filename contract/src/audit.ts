@@ -35,10 +35,17 @@ function fromNotAfterTo(q: { from?: number; to?: number }, ctx: z.RefinementCtx)
   }
 }
 
+/** An exact-match filter value: compared for equality, never as a pattern. */
+const exactValue = z.string('must be a string').min(1, 'must not be empty').max(256, 'must be at most 256 characters');
+
 export const logsQuerySchema = z.object({
   page: intParam(1, MAX_PAGE, `must be an integer from 1 to ${MAX_PAGE}`).default(1).describe('Page number, from 1.'),
   limit: intParam(1, LOGS_MAX_LIMIT, `must be an integer from 1 to ${LOGS_MAX_LIMIT}`).default(LOGS_DEFAULT_LIMIT).describe('Entries per page.'),
   event_type: eventTypes.optional().describe('Only these event types; one type or a comma-separated list.'),
+  mcp_uuid: exactValue.optional().describe('Only the events of this MCP proxy.'),
+  llm_uuid: exactValue.optional().describe('Only the events of this LLM proxy.'),
+  tool: exactValue.optional().describe('Only the events of this MCP tool (exact name).'),
+  model: exactValue.optional().describe('Only the events of this model (exact id).'),
   ...range,
 }).superRefine(fromNotAfterTo);
 

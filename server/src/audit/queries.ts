@@ -43,6 +43,8 @@ export function toAuditEntry(r: EventRow): AuditEntry {
 
 export interface EventFilter {
   eventTypes?: readonly string[];
+  /** Equality on the event's own columns (GET /api/logs' mcp_uuid, llm_uuid, tool, model). */
+  equal?: Partial<Record<'mcp_uuid' | 'llm_uuid' | 'tool' | 'model', string>>;
   /** Inclusive bounds, Unix seconds. */
   from?: number;
   to?: number;
@@ -54,6 +56,11 @@ function where(userId: string, f: EventFilter): { sql: string; params: unknown[]
   const parts = ['user_id = $1'];
   if (f.eventTypes?.length) {
     parts.push(`event_type IN (${f.eventTypes.map((t) => { params.push(t); return `$${params.length}`; }).join(', ')})`);
+  }
+  for (const [column, value] of Object.entries(f.equal ?? {})) {
+    if (value === undefined) continue;
+    params.push(value);
+    parts.push(`${column} = $${params.length}`);
   }
   if (f.from !== undefined) { params.push(f.from); parts.push(`ts >= $${params.length}`); }
   if (f.to !== undefined) { params.push(f.to); parts.push(`ts <= $${params.length}`); }

@@ -86,6 +86,32 @@ test('event_type, from and to filter (bounds inclusive); event_type takes a list
   assert.equal(r.body.total, 0);
 });
 
+test('mcp_uuid, llm_uuid, tool and model filter by equality, with the other filters; total counts the matches', async () => {
+  const u = await t.createUser();
+  const [mcpA, mcpB, llm] = [randomUUID(), randomUUID(), randomUUID()];
+  await seed(u, [
+    { timestamp: T0 + 10, eventType: 'allow', mcpUuid: mcpA, tool: 'search' },
+    { timestamp: T0 + 20, eventType: 'deny', mcpUuid: mcpA, tool: 'delete' },
+    { timestamp: T0 + 30, eventType: 'allow', mcpUuid: mcpB, tool: 'search' },
+    { timestamp: T0 + 40, eventType: 'allow', llmUuid: llm, model: 'gpt-4o' },
+    { timestamp: T0 + 50, eventType: 'deny', llmUuid: llm, model: 'o1' },
+  ]);
+  const api = t.client(u.pat);
+  const at = async (query: Record<string, string | number>) => {
+    const r = await api.call('GET /api/logs', { query: { to: T0 + 1000, ...query } });
+    assert.ok(r.ok, JSON.stringify(r));
+    return [r.body.total, r.body.logs.map((e) => e.timestamp - T0)];
+  };
+  assert.deepEqual(await at({ mcp_uuid: mcpA }), [2, [20, 10]]);
+  assert.deepEqual(await at({ tool: 'search' }), [2, [30, 10]]);
+  assert.deepEqual(await at({ mcp_uuid: mcpA, tool: 'search' }), [1, [10]]);
+  assert.deepEqual(await at({ llm_uuid: llm, event_type: 'deny' }), [1, [50]]);
+  assert.deepEqual(await at({ model: 'gpt-4o' }), [1, [40]]);
+  assert.deepEqual(await at({ model: "gpt-4o' OR '1'='1" }), [0, []], 'a value is compared, never interpreted');
+  const bad = await api.call('GET /api/logs', { query: { tool: 'x'.repeat(257) } });
+  assert.equal(bad.ok ? 200 : bad.error.status, 400);
+});
+
 test('bad query parameters return 400 with a clear message, never 500', async () => {
   const u = await t.createUser();
   const cases: Array<[string, string]> = [

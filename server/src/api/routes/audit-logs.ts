@@ -9,9 +9,10 @@ import { unixNow, type Services } from '../../services.ts';
 export function registerAuditLogsRoutes(r: Router, s: Services): void {
   r.add('GET', '/api/logs', 'user', async (ctx) => {
     const p = parseQuery(logsQuerySchema, ctx.query);
-    const { entries, total } = await listEvents(s.db, ctx.auth.userId, { eventTypes: p.event_type, from: p.from, to: p.to, page: p.page, limit: p.limit });
+    const equal = { mcp_uuid: p.mcp_uuid, llm_uuid: p.llm_uuid, tool: p.tool, model: p.model };
+    const { entries, total } = await listEvents(s.db, ctx.auth.userId, { eventTypes: p.event_type, equal, from: p.from, to: p.to, page: p.page, limit: p.limit });
     return { logs: entries, total, page: p.page, limit: p.limit };
-  }, { summary: 'Audit events, most recent first (?page, limit, event_type, from, to)' });
+  }, { summary: 'Audit events, most recent first (?page, limit, event_type, mcp_uuid, llm_uuid, tool, model, from, to)' });
 
   r.add('GET', '/api/logs/chart', 'user', async (ctx) => {
     const p = parseQuery(chartQuerySchema, ctx.query);
