@@ -11,6 +11,9 @@ import { Reply, Router } from '../http/router.ts';
 import type { Logger } from '../log.ts';
 import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { createApiServer } from './server.ts';
+import { DASHBOARD_NOT_BUILT } from './dashboard/static-files.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 interface LogLine { level: string; msg: string; fields: Record<string, unknown> | undefined }
 
@@ -46,7 +49,9 @@ const logs: LogLine[] = [];
 before(async () => {
   t = await startTestApp({ role: 'api' });
   u = await t.createUser();
-  server = createApiServer(probeRoutes(), { ...t.app.services, log: capturingLogger(logs) });
+  // No dashboard build here: `/` is then the API's own answer (the dashboard has its tests in test/dashboard/).
+  const config = { ...t.app.services.config, dashboardDir: join(tmpdir(), 'tollgate-no-dashboard') };
+  server = createApiServer(probeRoutes(), { ...t.app.services, config, log: capturingLogger(logs) });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -172,10 +177,12 @@ test('a handler that does not read the body never fails on it; authentication co
 });
 
 test('an unknown path, and a known path in a method it does not register (HEAD and OPTIONS too), is 404 Endpoint not found', async () => {
-  for (const [method, path] of [['GET', '/t/nope'], ['GET', '/'], ['PUT', '/t/echo'], ['GET', '/t/echo'], ['OPTIONS', '/t/reply'], ['DELETE', '/t/reply'], ['GET', '/T/reply']]) {
+  for (const [method, path] of [['GET', '/t/nope'], ['POST', '/'], ['PUT', '/t/echo'], ['GET', '/t/echo'], ['OPTIONS', '/t/reply'], ['DELETE', '/t/reply'], ['GET', '/T/reply']]) {
     const r = await call(method!, path!, { headers: auth() });
     assert.deepEqual([r.status, r.json], [404, { error: 'Endpoint not found' }], `${method} ${path}`);
   }
+  const root = await call('GET', '/', { headers: auth() });
+  assert.deepEqual([root.status, root.json], [404, { error: DASHBOARD_NOT_BUILT }], 'GET / is the dashboard, or says how to build it');
   const head = await call('HEAD', '/t/reply');
   assert.deepEqual([head.status, head.text, head.headers.get('content-type')], [404, '', 'application/json; charset=utf-8']);
 });
