@@ -11,7 +11,7 @@
 // The operator runs on the chart's own RBAC: a token of the ServiceAccount that `helm install` created, and carries
 // an LlmProxy and an ApiKey (with rotation and deletion) into the API process started here.
 // What this does not prove: that `docker build` succeeds (apt-get, npm ci and the re2 compile inside
-// node:20-bookworm-slim), the kernel's enforcement of readOnlyRootFilesystem, and the kubelet's probes.
+// node:26-bookworm-slim), the kernel's enforcement of readOnlyRootFilesystem, and the kubelet's probes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

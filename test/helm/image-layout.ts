@@ -3,7 +3,7 @@
 // have them: the build context filtered by .dockerignore, the build stage's /src as this clone after
 // scripts/build.mjs, and the deps stage's node_modules as the packages `npm ci --omit=dev -w ...` installs, read
 // from package-lock.json and hard-linked from ./node_modules (same versions, same native re2 build).
-// What this cannot show: that the image builds (apt, npm ci and re2's compile inside node:20-bookworm-slim).
+// What this cannot show: that the image builds (apt, npm ci and re2's compile inside node:26-bookworm-slim).
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, copyFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
