@@ -5,6 +5,7 @@ import type { ResponseOf } from '@tollgate/contract';
 import { api, failure } from '../../api.ts';
 import { ConfirmDelete } from '../../components/confirm-delete.tsx';
 import { DnsPin } from '../../components/dns-pin.tsx';
+import { EditPanel } from '../../components/edit-panel.tsx';
 import { ErrorLine } from '../../components/form.tsx';
 import { RulesSection } from '../../components/rules/rules-section.tsx';
 import { useApi } from '../../components/use-api.ts';
@@ -54,37 +55,20 @@ export function LlmDetail({ id }: { id: string }) {
 }
 
 function EditLlm(p: { proxy: LlmRecord; onSaved: (r: LlmRecord) => void }) {
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: Event) {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    setBusy(true);
-    setSaved(false);
+  async function save(form: HTMLFormElement) {
     const r = await api.call('PATCH /api/llm/:id', { params: { id: p.proxy.id }, body: readSettingsPatch(form) });
-    setBusy(false);
-    setError(failure(r));
-    if (!r.ok) return;
+    if (!r.ok) return failure(r);
     // The PATCH answer has no pin; keep the one shown. The key fields are write-only: empty them.
     p.onSaved({ ...r.body, pin: p.proxy.pin });
     const key = form.elements.namedItem('providerKey') as HTMLInputElement | null;
     const drop = form.elements.namedItem('dropKey') as HTMLInputElement | null;
     if (key) key.value = '';
     if (drop) drop.checked = false;
-    setSaved(true);
+    return undefined;
   }
   return (
-    <details class="panel">
-      <summary>Edit settings and budget</summary>
-      <form onSubmit={submit} noValidate>
-        <SettingsFields initial={p.proxy} />
-        <ErrorLine message={error} />
-        <div class="row">
-          <button type="submit" disabled={busy}>Save changes</button>
-          {saved && <span class="ok" role="status">Saved.</span>}
-        </div>
-      </form>
-    </details>
+    <EditPanel summary="Edit settings and budget" save={save}>
+      <SettingsFields initial={p.proxy} />
+    </EditPanel>
   );
 }
