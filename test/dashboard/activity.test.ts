@@ -119,6 +119,26 @@ test('the event-type filter narrows the table, stays in the hash across a reload
   await page.getByText(`Page 1 of 1 · ${all} events`).waitFor();
 });
 
+test('the proxy, tool and model filters narrow the table to what the API answers for them', async () => {
+  const api = await sessionApi();
+  await open('#/logs', 'Logs');
+  await page.getByLabel('Proxy').selectOption({ label: 'blocked-mcp (MCP)' });
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForURL(new RegExp(`proxy=mcp%3A${s.blocked.id}`));
+  const blocked = must(await api.call('GET /api/logs', { query: { mcp_uuid: s.blocked.id } })).total;
+  assert.ok(blocked >= 2, `events of blocked-mcp: ${blocked}`);
+  await page.getByText(`Page 1 of 1 · ${blocked} events`).waitFor();
+  assert.ok((await eventColumn()).includes('ip_blocked'));
+
+  await page.getByLabel('Proxy').selectOption({ label: 'chat-llm (LLM)' });
+  await page.getByLabel('Model').fill('no-such-model');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForURL(/model=no-such-model/);
+  await page.getByText('Page 1 of 1 · 0 events').waitFor();
+  await page.getByRole('link', { name: 'Clear filters' }).click();
+  await page.waitForURL((u) => !u.hash.includes('proxy='));
+});
+
 test('paging walks every event once, and the page is in the hash', async () => {
   const all = must(await (await sessionApi()).call('GET /api/logs', { query: { limit: 500 } }));
   const limit = 3;

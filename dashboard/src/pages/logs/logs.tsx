@@ -9,7 +9,7 @@ import { useApi } from '../../components/use-api.ts';
 import { href, type Route } from '../../router.ts';
 import { ActivityChart } from './activity-chart.tsx';
 import { LogFilters } from './filters.tsx';
-import { readQuery, toHash, type LogsQuery } from './query.ts';
+import { apiQuery, readQuery, toHash, type LogsQuery } from './query.ts';
 
 /** Page and size come from the answer, not the hash: while the next page loads, the label still names the rows shown. */
 function Pager(p: { q: LogsQuery; page: number; limit: number; total: number }) {
@@ -26,8 +26,8 @@ function Pager(p: { q: LogsQuery; page: number; limit: number; total: number }) 
 
 export function LogsPage(p: { route: Route }) {
   const q = readQuery(p.route.query);
-  const { event_type, from, to, page, limit } = q;
-  const logs = useApi(() => api.call('GET /api/logs', { query: { event_type, from, to, page, limit } }), [event_type, from, to, page, limit]);
+  const query = apiQuery(q);
+  const logs = useApi(() => api.call('GET /api/logs', { query }), [JSON.stringify(query)]);
   const names = useProxyNames();
   return (
     <main class="logs">
