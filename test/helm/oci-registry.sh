@@ -11,6 +11,8 @@
 # stamped with its version, so CI's fresh clones rebuild only when the version below changes. A cold build takes about
 # 5 minutes on two loaded cores; with Go's module and build caches warm, seconds.
 set -euo pipefail
+# shellcheck source=../lib/go-tools.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-tools.sh"
 
 DISTRIBUTION_VERSION=v3.1.2
 
@@ -23,9 +25,7 @@ die() { log "error: $*"; exit 1; }
 cmd_build() {
   mkdir -p "$BIN"
   local stamp="$BIN/registry.version"
-  # One build at a time per cache: two test files may ask at once.
-  exec 9>"$CACHE/.build.lock"
-  flock 9
+  build_lock "$CACHE"
   if [ -x "$BIN/registry" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$DISTRIBUTION_VERSION" ]; then
     echo "$BIN"
     return 0
@@ -93,9 +93,7 @@ cmd_down() {
   [ -d "$dir" ] || return 0
   if [ -f "$dir/pid" ]; then
     local pid; pid=$(cat "$dir/pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    stop_pid "$pid"
   fi
   rm -rf "$dir"
 }

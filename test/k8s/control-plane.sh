@@ -11,6 +11,8 @@
 # with their versions, so CI's fresh clones rebuild only when a version below changes. A cold build takes about 20
 # minutes on two loaded cores; with Go's build cache warm, under a minute.
 set -euo pipefail
+# shellcheck source=../lib/go-tools.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-tools.sh"
 
 KUBERNETES_VERSION=v1.34.2
 ETCD_VERSION=v3.6.5
@@ -84,9 +86,7 @@ build_go() { # name module version sibling-version package ldflags
 cmd_build() {
   mkdir -p "$BIN"
   command -v go >/dev/null || die "go is not on the PATH (it is needed only to build the test control plane)"
-  # One build at a time per cache: two test files may ask at once.
-  exec 9>"$CACHE/.build.lock"
-  flock 9
+  build_lock "$CACHE"
   local kv="-X k8s.io/component-base/version.gitVersion=$KUBERNETES_VERSION"
   local minor=${KUBERNETES_VERSION#v1.}; minor=${minor%%.*}
   kv="$kv -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor"
@@ -210,9 +210,7 @@ cmd_down() {
     local f="$dir/pids/$name"
     [ -f "$f" ] || continue
     local pid; pid=$(cat "$f")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
+    stop_pid "$pid"
     rm -f "$f"
   done
   rm -rf "$dir"

@@ -8,6 +8,8 @@
 # with its version, so CI's fresh clones rebuild only when the version below changes. A cold build took 23 minutes on
 # two heavily loaded cores (expect 5 to 10 on idle ones); with Go's build cache warm, a minute or two.
 set -euo pipefail
+# shellcheck source=../lib/go-tools.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/go-tools.sh"
 
 # The newest release whose go.mod asks for a Go that the machines have (1.26); raise both together.
 OPENTOFU_VERSION=v1.12.6
@@ -61,9 +63,7 @@ write_build_module() { # dir
 cmd_build() {
   mkdir -p "$BIN"
   command -v go >/dev/null || die "go is not on the PATH (it is needed only to build tofu for the tests)"
-  # One build at a time per cache: several test files may ask at once.
-  exec 9>"$CACHE/.build.lock"
-  flock 9
+  build_lock "$CACHE"
   local stamp="$BIN/tofu.version"
   if [ -x "$BIN/tofu" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$OPENTOFU_VERSION" ]; then
     echo "$BIN"
