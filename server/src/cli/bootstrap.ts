@@ -1,4 +1,6 @@
-// First start on an empty embedded database: create admin@localhost and print its PAT once.
+// First start on an empty embedded database: create admin@localhost and print its PAT and a generated dashboard
+// password once, so that a fresh clone can be used from curl and from the browser alike. Only hashes are stored.
+import { randomBytes } from 'node:crypto';
 import { createUser, issuePat } from '../identity/users.ts';
 import { unixNow, type Services } from '../services.ts';
 
@@ -8,8 +10,10 @@ export async function bootstrapAdmin(s: Services, apiUrl = 'http://127.0.0.1:808
   const [{ n }] = (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users')) as [{ n: number }];
   if (n > 0) return;
   const now = unixNow(s.clock);
+  // 128 bits, in characters a terminal copies in one double-click.
+  const password = randomBytes(16).toString('base64url');
   const token = await s.db.tx(async (q) => {
-    const { consumerId } = await createUser(q, { email: BOOTSTRAP_EMAIL, name: 'Administrator' }, now);
+    const { consumerId } = await createUser(q, { email: BOOTSTRAP_EMAIL, name: 'Administrator', password }, now);
     return (await issuePat(q, consumerId, now)).token;
   });
   process.stdout.write([
@@ -21,7 +25,11 @@ export async function bootstrapAdmin(s: Services, apiUrl = 'http://127.0.0.1:808
     '',
     // eslint-disable-next-line no-restricted-syntax -- a command for the user to copy, not a call
     `  Try: curl -H "Authorization: Bearer <token>" ${apiUrl}/api/profile`,
-    '  Dashboard sign-in: tollgate admin user password --email admin@localhost --password-stdin',
+    '',
+    `  The dashboard: ${apiUrl}/  (sign in as admin@localhost with the password below, shown once;`,
+    '  change it with: tollgate admin user password --email admin@localhost --password-stdin)',
+    '',
+    `    ${password}`,
     '',
   ].join('\n') + '\n');
 }
