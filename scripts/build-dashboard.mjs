@@ -2,24 +2,17 @@
 // Builds the dashboard (dashboard/ → dashboard/dist) with Vite. With --if-stale it does nothing when dist is newer
 // than every source of the dashboard and of the contract it bundles: `npm start` runs it so that a fresh clone serves
 // the dashboard without a separate build step.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiledIsFresh } from '../server/bin/compiled.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dashboard = join(root, 'dashboard');
 const stamp = join(dashboard, 'dist', 'index.html');
 
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return path.endsWith('.test.ts') ? 0 : st.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((n) => newest(join(path, n))));
-}
-
 const inputs = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(dashboard, p)).concat(join(root, 'contract', 'src'));
-if (process.argv.includes('--if-stale') && existsSync(stamp) && Math.max(...inputs.map(newest)) <= statSync(stamp).mtimeMs) process.exit(0);
+if (process.argv.includes('--if-stale') && compiledIsFresh(inputs, stamp)) process.exit(0);
 
 process.stderr.write('building dashboard/dist ... ');
 const t0 = Date.now();

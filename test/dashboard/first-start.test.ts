@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { ApiClient } from '@tollgate/contract';
 import { eventually } from '@tollgate/testkit/eventually.ts';
-import { buildDashboard, CHROMIUM, signInThroughForm } from './kit.ts';
+import { buildDashboard, launchChromium, signInThroughForm } from './kit.ts';
 
 const BIN = fileURLToPath(new URL('../../server/bin/tollgate.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-first-start-'));
@@ -29,7 +28,7 @@ test('the first start prints a PAT and a dashboard password; the dashboard signs
   let logs = '';
   serve.stdout!.on('data', (d: Buffer) => { out += d; });
   serve.stderr!.on('data', (d: Buffer) => { logs += d; });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await launchChromium();
   try {
     const api = await eventually(() => /"msg":"management API listening"[^\n]*"url":"([^"]+)"/.exec(logs)?.[1], { what: 'the API listening', timeoutMs: 60_000 });
     await eventually(() => /The dashboard:[\s\S]*\n {4}(\S+)\n/.test(out), { what: 'the first-start banner', timeoutMs: 10_000 });

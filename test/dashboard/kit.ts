@@ -27,16 +27,22 @@ export interface DashboardEnv {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium, headless, with the flags a closed network needs (no background connections to Google's hosts), as root without a sandbox. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  }).catch((err: unknown) => {
+    throw new Error(`cannot start ${CHROMIUM} (apt-get install chromium): ${String(err)}`);
+  });
+}
+
 export async function startDashboard(opts: TestAppOptions = {}): Promise<DashboardEnv> {
   buildDashboard();
   const t = await startTestApp(opts);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // The flags a closed network needs (no background connections to Google's hosts), as root without a sandbox.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  }).catch(async (err: unknown) => {
+  const browser = await launchChromium().catch(async (err: unknown) => {
     await t.close();
-    throw new Error(`cannot start ${CHROMIUM} (apt-get install chromium): ${String(err)}`);
+    throw err;
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
