@@ -14,7 +14,7 @@
 // node:26-bookworm-slim), the kernel's enforcement of readOnlyRootFilesystem, and the kubelet's probes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ import { newIsolation } from '@tollgate/testkit/harness.ts';
 import { eventually } from '@tollgate/testkit/eventually.ts';
 import { condition, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
 import { freePort } from '@tollgate/testkit/free-port.ts';
-import { BASE, chart, crdChart, helmOk, must, renderOffline, root, setArgs, type K8sObject } from './kit.ts';
+import { BASE, chart, crdChart, helmOk, must, renderOffline, root, setArgs, watchProcess, type K8sObject, type Proc } from './kit.ts';
 import { layOutImage } from './image-layout.ts';
 
 const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
@@ -70,7 +70,6 @@ after(async () => {
 
 // ------------------------------------------------------------------------------------------------------------
 
-interface Proc { name: string; child: ChildProcess; logs(): string; stop(): Promise<number | null> }
 
 /** A writable directory for the image's user (the chart's emptyDir or volume). */
 function writableDir(name: string): string {
@@ -120,18 +119,7 @@ function datastoreOverrides(name: string): Record<string, string> {
 /** Runs `ENTRYPOINT + args` in the WORKDIR as the image's user. */
 function run(name: string, args: string[], env: Record<string, string>): Proc {
   const [cmd, ...entry] = image.entrypoint;
-  const child = spawn(cmd!, [...entry, ...args], { cwd: image.appDir, env, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? USER : {}) });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const proc: Proc = {
-    name, child, logs: () => out,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
+  const proc = watchProcess(name, spawn(cmd!, [...entry, ...args], { cwd: image.appDir, env, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? USER : {}) }));
   procs.push(proc);
   return proc;
 }

@@ -1,6 +1,6 @@
 // The chart tests' tools: the real `helm` (v3, built from the Go module proxy by test/k8s/control-plane.sh into the
 // same cache as the test control plane), the charts' paths, and renderings parsed into objects.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,3 +129,21 @@ export const VALUE_SETS: Record<string, Record<string, unknown>> = {
   },
   'without the operator': { ...BASE, 'operator.enabled': false },
 };
+
+/** A process a chart test runs from a rendered workload: its output (stdout and stderr interleaved) and its exit. */
+export interface Proc { name: string; child: ChildProcess; logs(): string; exited: Promise<number | null>; stop(): Promise<number | null> }
+
+/** Collects a child's output and exit; `stop` sends SIGTERM (once, if it still runs) and resolves with the exit code. */
+export function watchProcess(name: string, child: ChildProcess): Proc {
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    name, child, exited, logs: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
