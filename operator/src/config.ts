@@ -3,10 +3,12 @@
 import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { AllowListError, ApiUrlAllowList } from './reconcile/api-url-allow-list.ts';
+import { LabelSelectorError, parseLabelSelector } from './kube/label-selector.ts';
+import type { WatchScope } from './kube/watched-namespaces.ts';
 
 export interface OperatorConfig {
-  /** Undefined: every namespace. */
-  watchNamespace?: string;
+  /** Every namespace, a list of them, or those a label selector matches (kube/watched-namespaces.ts). */
+  watch: WatchScope;
   resyncMs: number;
   secretPollMs: number;
   stallMs: number;
@@ -70,10 +72,47 @@ function allowedApiUrls(env: NodeJS.ProcessEnv, argv: readonly string[]): ApiUrl
   }
 }
 
+export const WATCH_NAMESPACE_ENV = 'TOLLGATE_WATCH_NAMESPACE';
+export const WATCH_NAMESPACES_ENV = 'TOLLGATE_WATCH_NAMESPACES';
+export const WATCH_SELECTOR_ENV = 'TOLLGATE_WATCH_NAMESPACE_SELECTOR';
+
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+function namespaceList(name: string, raw: string): string[] {
+  const items = raw.split(',').map((n) => n.trim());
+  items.forEach((n, i) => {
+    if (!n) throw new ConfigError(`${name}: item ${i + 1} is empty (a comma-separated list of namespaces, e.g. team-a,team-b)`);
+    if (!NAMESPACE_NAME.test(n)) throw new ConfigError(`${name}: ${JSON.stringify(n)} is not a namespace name (lower-case letters, digits and -, at most 63)`);
+  });
+  return [...new Set(items)];
+}
+
+/** TOLLGATE_WATCH_NAMESPACE (one), TOLLGATE_WATCH_NAMESPACES (a list) or the selector: at most one of them, else all. */
+function watchScope(env: NodeJS.ProcessEnv): WatchScope {
+  const set = [WATCH_NAMESPACE_ENV, WATCH_NAMESPACES_ENV, WATCH_SELECTOR_ENV].filter((n) => (env[n] ?? '').trim() !== '');
+  if (set.length > 1) throw new ConfigError(`${set.join(' and ')} are set together: set one (namespaces by name, or a namespace label selector), or none for every namespace`);
+  const [name] = set;
+  if (!name) return { mode: 'all' };
+  const raw = env[name]!;
+  if (name !== WATCH_SELECTOR_ENV) return { mode: 'list', namespaces: namespaceList(name, raw) };
+  try {
+    return { mode: 'selector', selector: parseLabelSelector(raw) };
+  } catch (err) {
+    if (err instanceof LabelSelectorError) throw new ConfigError(`${WATCH_SELECTOR_ENV}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The watch scope for the start log line. */
+export function describeWatchScope(w: WatchScope): string {
+  if (w.mode === 'all') return '(all)';
+  return w.mode === 'list' ? w.namespaces.join(',') : `(labels: ${w.selector})`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): OperatorConfig {
   const leaseS = int(env, 'TOLLGATE_OPERATOR_LEASE_S', { def: 15, min: 2, max: 600 });
   return {
-    watchNamespace: env.TOLLGATE_WATCH_NAMESPACE || undefined,
+    watch: watchScope(env),
     resyncMs: int(env, 'TOLLGATE_OPERATOR_RESYNC_S', { def: 300, min: 1, max: 86_400 }) * 1000,
     secretPollMs: int(env, 'TOLLGATE_OPERATOR_SECRET_POLL_S', { def: 10, min: 0, max: 3600 }) * 1000,
     stallMs: int(env, 'TOLLGATE_OPERATOR_WATCH_STALL_S', { def: 150, min: 1, max: 3600 }) * 1000,

@@ -6,8 +6,9 @@
 //   list), an Event when something happened or failed, and the key queued again as the outcome asks.
 import type { Logger } from '@tollgate/contract';
 import type { KubeClient } from './kube/client.ts';
-import { Informer, type ChangeReason } from './kube/informer.ts';
-import { objectKey, paths, type KubeObject } from './kube/objects.ts';
+import type { ChangeReason } from './kube/informer.ts';
+import { paths, type KubeObject } from './kube/objects.ts';
+import { WatchedNamespaces, type WatchScope } from './kube/watched-namespaces.ts';
 import { FINALIZER, KIND_NAMES, type Kind } from './kinds/specs.ts';
 import type { EventRecorder } from './events.ts';
 import type { OperatorMetrics } from './metrics.ts';
@@ -25,7 +26,8 @@ export interface ControllerOptions {
   metrics: OperatorMetrics;
   connections: Connections;
   reconcilers: readonly Reconciler[];
-  namespace?: string;
+  /** Which namespaces are reconciled (kube/watched-namespaces.ts). */
+  watch: WatchScope;
   resyncMs: number;
   stallMs: number;
   watchTimeoutS: number;
@@ -53,7 +55,7 @@ function specChanged(prev: KubeObject | undefined, obj: KubeObject): boolean {
 
 export class Controller implements ObjectIndex {
   readonly #o: ControllerOptions;
-  readonly #informers = new Map<Kind, Informer>();
+  readonly #watched: WatchedNamespaces;
   readonly #reconcilers = new Map<Kind, Reconciler>();
   readonly #secrets: SecretWatch;
   #workers: Promise<void>[] = [];
@@ -62,31 +64,28 @@ export class Controller implements ObjectIndex {
     this.#o = o;
     this.#secrets = new SecretWatch(o.kube, (reader) => o.queue.add(reader));
     for (const r of o.reconcilers) this.#reconcilers.set(r.kind, r);
+    this.#watched = new WatchedNamespaces({
+      kube: o.kube, log: o.log, scope: o.watch, kinds: KIND_NAMES,
+      resyncMs: o.resyncMs, stallMs: o.stallMs, watchTimeoutS: o.watchTimeoutS,
+      onChange: (kind, obj, reason, prev) => this.#onChange(kind, obj, reason, prev),
+      onWatchRestart: (kind, reason) => o.metrics.watchRestarts.inc({ kind, reason }),
+    });
   }
 
   get synced(): boolean {
-    return this.#informers.size > 0 && [...this.#informers.values()].every((i) => i.synced);
+    return this.#watched.synced;
   }
 
   get(kind: Kind, namespace: string, name: string): KubeObject | undefined {
-    return this.#informers.get(kind)?.get(objectKey({ namespace, name }));
+    return this.#watched.get(kind, namespace, name);
   }
 
-  list(kind: Kind, namespace: string): KubeObject[] {
-    return (this.#informers.get(kind)?.list() ?? []).filter((o) => o.metadata.namespace === namespace);
+  list(kind: Kind, namespace?: string): KubeObject[] {
+    return this.#watched.list(kind, namespace);
   }
 
   start(): void {
-    for (const kind of KIND_NAMES) {
-      const informer = new Informer(this.#o.kube, {
-        kind, namespace: this.#o.namespace, resyncMs: this.#o.resyncMs, stallMs: this.#o.stallMs, watchTimeoutS: this.#o.watchTimeoutS,
-        log: this.#o.log,
-        onChange: (_key, obj, reason, prev) => this.#onChange(kind, obj, reason, prev),
-        onWatchRestart: (reason) => this.#o.metrics.watchRestarts.inc({ kind, reason }),
-      });
-      this.#informers.set(kind, informer);
-      informer.start();
-    }
+    this.#watched.start();
     this.#workers = Array.from({ length: this.#o.workers }, () => this.#work());
     if (this.#o.secretPollMs > 0) this.#secrets.start(this.#o.secretPollMs);
   }
@@ -96,7 +95,7 @@ export class Controller implements ObjectIndex {
     this.#secrets.stop();
     this.#o.queue.shutdown();
     await Promise.all(this.#workers);
-    await Promise.all([...this.#informers.values()].map((i) => i.stop()));
+    await this.#watched.stop();
   }
 
   #onChange(kind: Kind, obj: KubeObject, reason: ChangeReason, prev: KubeObject | undefined): void {
@@ -104,12 +103,22 @@ export class Controller implements ObjectIndex {
     // Once an object is gone from the cache, its connection Secret may be unused: looked at after the cache says so
     // (several objects finalized at once would each still see the others if they looked themselves).
     if (reason === 'deleted') this.#o.queue.add(`${CONNECTION}/${ns}/${connectionSecretOf(obj)}`);
+    // An ApiKey on shared proxies holds its key through another namespace's connection (status.connection): once it
+    // lets go of it (the key deleted, or the ApiKey gone), that Secret may be unused too.
+    const held = releasedConnection(prev ?? obj, reason === 'deleted' ? undefined : obj);
+    if (held) this.#o.queue.add(`${CONNECTION}/${held}`);
     if (reason !== 'modified' || specChanged(prev, obj)) this.#o.queue.add(queueKey(kind, ns, obj.metadata.name));
+    this.#queueDependents(kind, obj, reason, prev);
+  }
+
+  /**
+   * Dependents wait for this object's status (its id, its tools) and obey its spec (a proxy's grants): they look
+   * again when either changes or the object goes.
+   */
+  #queueDependents(kind: Kind, obj: KubeObject, reason: ChangeReason, prev: KubeObject | undefined): void {
     const r = this.#reconcilers.get(kind);
-    // Dependents wait for this object's status (its id, its tools): they look again when it changes or goes.
-    if (r?.dependents && (reason !== 'modified' || !sameValue(prev?.status, obj.status))) {
-      for (const d of r.dependents(obj, this)) this.#o.queue.add(queueKey(d.kind, d.namespace, d.name));
-    }
+    if (!r?.dependents || (reason === 'modified' && sameValue(prev?.status, obj.status) && sameValue(prev?.spec, obj.spec))) return;
+    for (const d of r.dependents(obj, this)) this.#o.queue.add(queueKey(d.kind, d.namespace, d.name));
   }
 
   async #work(): Promise<void> {
@@ -151,9 +160,11 @@ export class Controller implements ObjectIndex {
     if (!parsed.success) return this.#settle(key, obj, invalid('InvalidSpec', specProblem(parsed.error.issues[0])), log);
     obj = await this.#withFinalizer(key, obj, log);
     if (!obj) return;
-    const conn = await this.#o.connections.resolve(obj);
-    if (!conn.ok) return this.#settle(key, obj, conn.outcome, log);
     const typed = { ...obj, spec: parsed.data } as KubeObject;
+    const via = reconciler.connectionOf?.(typed, this);
+    if (via && 'refused' in via) return this.#settle(key, obj, via.refused, log);
+    const conn = via ? await this.#o.connections.resolveAt(via, true) : await this.#o.connections.resolve(obj);
+    if (!conn.ok) return this.#settle(key, obj, conn.outcome, log);
     const readSecret = (ref: { name: string; key: string }, what: string) => this.#secrets.read(key, namespace, ref, what);
     const outcome = await reconciler.reconcile({ kube: this.#o.kube, api: conn.api, objects: this, log, readSecret }, typed);
     await this.#settle(key, obj, outcome, log);
@@ -175,11 +186,11 @@ export class Controller implements ObjectIndex {
   async #finalize(key: string, reconciler: Reconciler, obj: KubeObject, log: Logger): Promise<void> {
     const { kind, namespace, name } = splitQueueKey(key);
     if (!obj.metadata.finalizers?.includes(FINALIZER)) return;
-    const conn = await this.#o.connections.resolve(obj);
+    const parsed = reconciler.spec.safeParse(obj.spec);
+    const typed = { ...obj, spec: parsed.success ? parsed.data : obj.spec } as KubeObject;
+    const conn = await this.#cleanupConnection(reconciler, typed, parsed.success);
     let blocked: Outcome | undefined;
     if (conn.ok) {
-      const parsed = reconciler.spec.safeParse(obj.spec);
-      const typed = { ...obj, spec: parsed.success ? parsed.data : obj.spec } as KubeObject;
       const readSecret = (ref: { name: string; key: string }, what: string) => this.#secrets.read(key, namespace, ref, what);
       blocked = await reconciler.cleanup({ kube: this.#o.kube, api: conn.api, objects: this, log, readSecret }, typed);
     } else if (conn.missing && !obj.status?.id) {
@@ -204,6 +215,15 @@ export class Controller implements ObjectIndex {
     log.info('deleted the remote object');
     this.#o.metrics.reconciles.inc({ kind, result: 'deleted' });
     this.#o.queue.forget(key);
+  }
+
+  /**
+   * The remote object is deleted (or orphaned) through the connection it was made through, which for an ApiKey on
+   * shared proxies is not its own (its status records which).
+   */
+  async #cleanupConnection(reconciler: Reconciler, typed: KubeObject, parsed: boolean) {
+    const via = parsed ? reconciler.connectionOf?.(typed, this) : undefined;
+    return via && !('refused' in via) ? this.#o.connections.resolveAt(via, false) : this.#o.connections.resolve(typed);
   }
 
   /** Writes the outcome as status (when it changed), records its Event, and queues the key again as it asks. */
@@ -235,6 +255,12 @@ export class Controller implements ObjectIndex {
       if (requeue.kind === 'after') this.#o.queue.addAfter(key, requeue.ms);
     }
   }
+}
+
+/** The connection (`<namespace>/<name>`) an ApiKey held its remote key through and holds no longer. */
+function releasedConnection(prev: KubeObject, now: KubeObject | undefined): string | undefined {
+  const held = prev.status?.connection;
+  return typeof held === 'string' && held && held !== now?.status?.connection ? held : undefined;
 }
 
 /** The `result` label of the reconciles metric. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '@tollgate/contract';
-import { ALLOWED_API_URLS_ENV, ConfigError, loadConfig } from './config.ts';
+import { ALLOWED_API_URLS_ENV, ConfigError, describeWatchScope, loadConfig } from './config.ts';
 import { Controller } from './controller.ts';
 import { EventRecorder } from './events.ts';
 import { startHealthServer } from './health.ts';
@@ -61,7 +61,7 @@ export async function runOperator(env: NodeJS.ProcessEnv = process.env, argv: re
     events: new EventRecorder(kube, log, config.identity),
     connections: new Connections(kube, log, `tollgate-operator/${OPERATOR_VERSION}`, config.allowedApiUrls),
     reconcilers: [mcpProxyReconciler, llmProxyReconciler, apiKeyReconciler, ruleSetReconciler] as Reconciler[],
-    namespace: config.watchNamespace, resyncMs: config.resyncMs, stallMs: config.stallMs, watchTimeoutS: config.watchTimeoutS,
+    watch: config.watch, resyncMs: config.resyncMs, stallMs: config.stallMs, watchTimeoutS: config.watchTimeoutS,
     secretPollMs: config.secretPollMs,
     workers: config.workers,
   });
@@ -75,7 +75,7 @@ export async function runOperator(env: NodeJS.ProcessEnv = process.env, argv: re
   const allowedApiUrls = describeAllowList(config.allowedApiUrls, log);
   const address = server.address();
   log.info('operator started', {
-    version: OPERATOR_VERSION, identity: config.identity, cluster: kube.server.origin, namespace: config.watchNamespace ?? '(all)',
+    version: OPERATOR_VERSION, identity: config.identity, cluster: kube.server.origin, namespaces: describeWatchScope(config.watch),
     lease: `${config.leaseNamespace}/${config.leaseName}`, health: typeof address === 'object' && address ? `http://${address.address}:${address.port}` : undefined,
     resyncS: config.resyncMs / 1000, allowedApiUrls,
   });

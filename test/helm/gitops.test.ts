@@ -179,7 +179,7 @@ test('installed with key A: the API stores a provider key sealed with it, and th
   assert.equal(issued.status, 0, issued.stderr);
   const client = new ApiClient({ endpoint: `http://127.0.0.1:${ports.api}`, token: issued.stdout.trim() });
   const made = await client.call('POST /api/llm', { body: { name: 'sealed', provider: 'openai', providerKey: 'sk-test-sealed-with-a' } });
-  assert.ok(made.ok, JSON.stringify(made));
+  assert.ok(made.ok, `${JSON.stringify(made)}\n${api.logs()}`);
   assert.equal(await api.stop(), 0, api.logs());
 
   const gateway = await runDeployment('tg-tollgate-gateway');

@@ -272,8 +272,8 @@ test('the operator reconciles through the API process: an LlmProxy and an ApiKey
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tollgate-connection', namespace: ns }, stringData: { url: local(ports.api), token: pat } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'provider', namespace: ns }, stringData: { key: 'sk-test-provider-key' } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'p' }, models: ['*'] }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'p' }, models: ['*'] }] } },
   ));
   const ready = (resource: string, name: string) => eventually(async () => {
     const o = await cluster.get(resource, name, ns);

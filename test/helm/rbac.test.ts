@@ -8,9 +8,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { GROUP } from '../../operator/src/kinds/specs.ts';
-import { BASE, must, renderOffline, root, type K8sObject } from './kit.ts';
-import { CRS, STATUS, USES, type Use } from './operator-uses.ts';
+import { BASE, KUBE_VERSION, chart, envOf, helm, must, renderOffline, root, setArgs, type K8sObject } from './kit.ts';
+import { CRS, SELECTOR_USES, STATUS, USES, type Use } from './operator-uses.ts';
 
+/**
+ * Requests made only with TOLLGATE_WATCH_NAMESPACE_SELECTOR, which the chart grants only with
+ * operator.watchNamespaceSelector: kube/watched-namespaces.ts lists and watches Namespaces with the selector.
+ */
 
 /** Requests that no call in the code makes, granted for a reason USES gives. */
 const NOT_A_CALL = new Set(['tollgate.dev apikeys/finalizers update']);
@@ -31,6 +35,7 @@ function requestOf(method: string, pathFn: string, item: boolean): string[] {
     case 'secrets': case 'secret': return [` secrets ${verb}`];
     case 'events': return [` events ${verb}`];
     case 'leases': case 'lease': return [`coordination.k8s.io leases ${verb}`];
+    case 'namespaces': return [` namespaces ${verb}`];
     default: throw new Error(`unknown path ${pathFn}: add it to requestOf`);
   }
 }
@@ -74,7 +79,7 @@ function scanOperator(): { requests: Set<string>; calls: string[] } {
 test('USES is what operator/src requests, call by call (and one admission-time permission)', () => {
   const { requests, calls } = scanOperator();
   assert.ok(calls.length >= 15, calls.join('\n'));
-  const table = triples(USES);
+  const table = triples([...USES, ...SELECTOR_USES]);
   const fromCode = new Set([...table].filter((t) => !NOT_A_CALL.has(t)));
   assert.deepEqual([...requests].sort(), [...fromCode].sort(), `the scan found:\n${calls.join('\n')}`);
 });
@@ -89,8 +94,17 @@ function granted(role: K8sObject): Array<{ triple: string; resourceNames?: strin
   });
 }
 
-function assertExact(objs: K8sObject[], kind: 'ClusterRole' | 'Role') {
-  const main = granted(must(objs, kind, 'tg-tollgate-operator'));
+/** The object of a kind and name in one namespace (undefined: a cluster-scoped one). */
+function mustIn(objs: K8sObject[], kind: string, name: string, namespace?: string): K8sObject {
+  const o = objs.find((x) => x.kind === kind && x.metadata.name === name && x.metadata.namespace === namespace);
+  if (!o) throw new Error(`no ${kind} ${namespace ?? '(cluster)'}/${name}; the rendering has: ${objs.map((x) => `${x.kind}/${x.metadata.namespace ?? ''}/${x.metadata.name}`).join(', ')}`);
+  return o;
+}
+
+const SUBJECTS = [{ kind: 'ServiceAccount', name: 'tg-tollgate-operator', namespace: 'tollgate' }];
+
+function assertExact(objs: K8sObject[], kind: 'ClusterRole' | 'Role', namespace?: string) {
+  const main = granted(mustIn(objs, kind, 'tg-tollgate-operator', namespace));
   assert.deepEqual(main.map((g) => g.triple).sort(), [...triples(USES.filter((u) => !u.lease))].sort());
   assert.ok(main.every((g) => !g.resourceNames), 'the watched kinds and Secrets have names chosen by users');
   const lease = granted(must(objs, 'Role', 'tg-tollgate-operator-leader-election'));
@@ -111,8 +125,50 @@ test('every namespace: the ClusterRole grants exactly USES (the Lease in a Role 
 
 test('one namespace: a Role there grants exactly USES, and no cluster-wide role exists', async () => {
   const objs = await renderOffline({ ...BASE, 'operator.watchNamespace': 'apps' });
-  assertExact(objs, 'Role');
+  assertExact(objs, 'Role', 'apps');
   assert.equal(objs.filter((o) => o.kind.startsWith('Cluster')).length, 0);
+});
+
+test('a list of namespaces: a Role and a RoleBinding in each grant exactly USES, and nothing is cluster-wide', async () => {
+  const objs = await renderOffline({ ...BASE, 'operator.watchNamespaces': ['team-a', 'team-b'] });
+  for (const ns of ['team-a', 'team-b']) {
+    assertExact(objs, 'Role', ns);
+    const binding = mustIn(objs, 'RoleBinding', 'tg-tollgate-operator', ns);
+    assert.deepEqual(binding.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'tg-tollgate-operator' });
+    assert.deepEqual(binding.subjects, SUBJECTS);
+  }
+  assert.deepEqual(objs.filter((o) => o.kind.startsWith('Cluster')).map((o) => o.metadata.name), []);
+  assert.deepEqual(objs.filter((o) => o.kind === 'Role').map((o) => o.metadata.namespace).sort(), ['team-a', 'team-b', 'tollgate']);
+  assert.equal(envOf(must(objs, 'Deployment', 'tg-tollgate-operator')).TOLLGATE_WATCH_NAMESPACES, 'team-a,team-b');
+});
+
+test('a namespace selector: USES bound by RoleBindings in rbac.selectorNamespaces only; cluster-wide, Namespaces list and watch alone', async () => {
+  const objs = await renderOffline({ ...BASE, 'operator.watchNamespaceSelector': 'tollgate.dev/watch=true', 'operator.rbac.selectorNamespaces': ['team-a', 'team-b'] });
+  assertExact(objs, 'ClusterRole');
+  for (const ns of ['team-a', 'team-b']) {
+    const binding = mustIn(objs, 'RoleBinding', 'tg-tollgate-operator', ns);
+    assert.deepEqual(binding.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'tg-tollgate-operator' });
+    assert.deepEqual(binding.subjects, SUBJECTS);
+  }
+  // The only cluster-wide binding is to the Namespaces role: no cluster-wide Secret access.
+  const clusterBindings = objs.filter((o) => o.kind === 'ClusterRoleBinding');
+  assert.deepEqual(clusterBindings.map((b) => b.roleRef.name), ['tg-tollgate-operator-namespaces']);
+  assert.deepEqual(clusterBindings[0]!.subjects, SUBJECTS);
+  const namespacesRole = granted(mustIn(objs, 'ClusterRole', 'tg-tollgate-operator-namespaces'));
+  assert.deepEqual(namespacesRole.map((g) => g.triple).sort(), [...triples(SELECTOR_USES)].sort());
+  assert.equal(envOf(must(objs, 'Deployment', 'tg-tollgate-operator')).TOLLGATE_WATCH_NAMESPACE_SELECTOR, 'tollgate.dev/watch=true');
+});
+
+test('the chart refuses two ways of choosing namespaces at once, and selectorNamespaces without a selector', async () => {
+  const refused = async (values: Record<string, unknown>, message: RegExp) => {
+    const r = await helm(['template', 'tg', chart, '--namespace', 'tollgate', '--kube-version', KUBE_VERSION, ...setArgs({ ...BASE, ...values })]);
+    assert.notEqual(r.code, 0, JSON.stringify(values));
+    assert.match(r.stderr, message);
+  };
+  await refused({ 'operator.watchNamespaces': ['a'], 'operator.watchNamespaceSelector': 'team=a' }, /set at most one of operator\.watchNamespace, operator\.watchNamespaces and operator\.watchNamespaceSelector/);
+  await refused({ 'operator.watchNamespace': 'a', 'operator.watchNamespaces': ['b'] }, /set at most one of/);
+  await refused({ 'operator.watchNamespaces': ['a'], 'operator.rbac.selectorNamespaces': ['a'] }, /operator\.rbac\.selectorNamespaces is set without operator\.watchNamespaceSelector/);
+  await refused({ 'operator.watchNamespaces': ['Team_A'] }, /watchNamespaces/);
 });
 
 test('the API and gateway pods carry no Kubernetes token: only the operator talks to the Kubernetes API', async () => {

@@ -50,17 +50,17 @@ async function waitEstablished(crds: ApiextensionsV1Api, name: string): Promise<
 const PLURAL: Record<string, string> = { McpProxy: 'mcpproxies', LlmProxy: 'llmproxies', ApiKey: 'apikeys', RuleSet: 'rulesets' };
 
 function object(kind: string, name: string, spec: Record<string, unknown>) {
-  return { apiVersion: 'tollgate.dev/v1alpha1', kind, metadata: { name }, spec };
+  return { apiVersion: 'tollgate.dev/v1beta1', kind, metadata: { name }, spec };
 }
 
 type Obj = ReturnType<typeof object>;
 
 async function create(body: Obj, dryRun = true): Promise<void> {
-  await objects.createNamespacedCustomObject({ group: 'tollgate.dev', version: 'v1alpha1', namespace: NS, plural: PLURAL[body.kind]!, body, ...(dryRun ? { dryRun: 'All' } : {}) });
+  await objects.createNamespacedCustomObject({ group: 'tollgate.dev', version: 'v1beta1', namespace: NS, plural: PLURAL[body.kind]!, body, ...(dryRun ? { dryRun: 'All' } : {}) });
 }
 
 async function replace(body: Obj): Promise<void> {
-  const params = { group: 'tollgate.dev', version: 'v1alpha1', namespace: NS, plural: PLURAL[body.kind]!, name: body.metadata.name };
+  const params = { group: 'tollgate.dev', version: 'v1beta1', namespace: NS, plural: PLURAL[body.kind]!, name: body.metadata.name };
   const current = await objects.getNamespacedCustomObject(params) as { metadata: { resourceVersion: string } };
   await objects.replaceNamespacedCustomObject({ ...params, body: { ...body, metadata: { ...body.metadata, resourceVersion: current.metadata.resourceVersion } } });
 }

@@ -2,12 +2,13 @@
 // kube-controller-manager built from the Go module proxy), the real `kubectl`, and the operator as a child process
 // exactly as users run it (node operator/bin/tollgate-operator.mjs with KUBECONFIG).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient, type ApiResult } from '@tollgate/contract';
 import { eventually } from '@tollgate/testkit/eventually.ts';
+import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
 import { freePort } from '@tollgate/testkit/free-port.ts';
 import { startTestApp, type TestApp, type TestAppOptions, type TestUser } from '@tollgate/testkit/harness.ts';
 
@@ -84,12 +85,12 @@ export interface ClusterWithApp {
 }
 
 /** startCluster, the CRDs of crds/ applied and established, then the Tollgate app and one user (with `userTags`). */
-export async function startClusterWithApp(o: { app?: TestAppOptions; userTags?: string[] } = {}): Promise<ClusterWithApp> {
+export async function startClusterWithApp(o: { app?: TestAppOptions; userTags?: string[]; crds?: boolean } = {}): Promise<ClusterWithApp> {
   const cluster = await startCluster();
   let t: TestApp | undefined;
   try {
-    await cluster.ok(['apply', '-f', join(root, 'crds')]);
-    await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+    // crds: false leaves them to the test (versions.test.ts applies an older CRD first).
+    if (o.crds !== false) await applyCrds(cluster, join(root, 'crds'));
     t = await startTestApp(o.app);
     const user = await t.createUser();
     if (o.userTags) await t.setUserTags(user, o.userTags);
@@ -103,6 +104,32 @@ export async function startClusterWithApp(o: { app?: TestAppOptions; userTags?: 
     cluster.close();
     throw err;
   }
+}
+
+/** Applies CRD manifests (a file, a folder, or `-` with `input`) and waits until every CRD is established. */
+export async function applyCrds(cluster: Cluster, file: string, input?: string): Promise<void> {
+  await cluster.ok(['apply', '-f', file], input);
+  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+}
+
+/**
+ * A kubeconfig that authenticates as a ServiceAccount (a token from the TokenRequest API, as a pod gets), for
+ * running the operator on exactly the RBAC a test applied. Written into `dir`; returns its path.
+ */
+export async function serviceAccountKubeconfig(cluster: Cluster, namespace: string, name: string, dir: string): Promise<string> {
+  const token = (await cluster.ok(['create', 'token', name, '-n', namespace, '--duration=1h'])).trim();
+  const admin = JSON.parse(await cluster.ok(['config', 'view', '--raw', '--minify', '-o', 'json'])) as {
+    clusters: Array<{ cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string } }>;
+  };
+  const { server, 'certificate-authority': caFile, 'certificate-authority-data': caData } = admin.clusters[0]!.cluster;
+  const path = join(dir, `kubeconfig-${namespace}-${name}`);
+  writeFileSync(path, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'sa',
+    clusters: [{ name: 'c', cluster: { server, 'certificate-authority-data': caData ?? readFileSync(caFile!).toString('base64') } }],
+    users: [{ name: name, user: { token } }],
+    contexts: [{ name: 'sa', context: { cluster: 'c', user: name } }],
+  }));
+  return path;
 }
 
 /** A namespace with the connection Secret (url and token of the management API) the operator reads there. */
@@ -176,3 +203,55 @@ export const manifest = (...objects: unknown[]) => JSON.stringify({ apiVersion: 
 
 export const condition = (obj: { status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> } } | undefined, type: string) =>
   obj?.status?.conditions?.find((c) => c.type === type);
+
+type Cond = { status: string; reason: string; message: string };
+
+/**
+ * Waits for an object whose Ready condition matches `want` (status and/or reason), for its current generation, and
+ * returns it.
+ */
+export async function readyWhen(cluster: Cluster, ref: { resource: string; name: string; namespace: string }, want: Partial<Pick<Cond, 'status' | 'reason'>>, timeoutMs = 45_000) {
+  const { resource, name, namespace } = ref;
+  return eventually(async () => {
+    const o = await cluster.get(resource, name, namespace);
+    const c = condition(o, 'Ready');
+    const matches = !!c && (!want.status || c.status === want.status) && (!want.reason || c.reason === want.reason);
+    return matches && o.status.observedGeneration === o.metadata.generation ? o : undefined;
+  }, { timeoutMs, intervalMs: 200, what: `${resource} ${namespace}/${name} Ready ${JSON.stringify(want)}` });
+}
+
+/** The HTTP status of one chat completion through the gateway's path route of an LLM proxy, with a client key. */
+export const chatStatus = (gateway: string, proxyId: string, key: string) => fetch(`${gateway}/${proxyId}/v1/chat/completions`, {
+  method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+}).then(async (r) => { await r.arrayBuffer(); return r.status; });
+
+/** The plaintext in a key Secret (key `key`), or undefined when the Secret or the key is not there. */
+export async function secretKey(cluster: Cluster, name: string, namespace: string): Promise<string | undefined> {
+  const s = await cluster.get('secret', name, namespace);
+  return s?.data?.key === undefined ? undefined : Buffer.from(s.data.key, 'base64').toString('utf8');
+}
+
+export interface LlmOperatorStack extends ClusterWithApp {
+  openai: FakeProvider;
+  operator: OperatorProcess;
+}
+
+/**
+ * startClusterWithApp with the app's OpenAI base pointed at a fake provider, and an operator resyncing every 30 s:
+ * the setup of the tests that drive LLM proxies and keys through the operator. close() stops all three.
+ */
+export async function startLlmOperatorStack(): Promise<LlmOperatorStack> {
+  const openai = await startFakeProvider('openai');
+  let stack: ClusterWithApp | undefined;
+  try {
+    stack = await startClusterWithApp({ app: { env: { TOLLGATE_PROVIDER_BASE_URL_OPENAI: openai.url } } });
+    const operator = await startOperator(stack.cluster, { TOLLGATE_OPERATOR_RESYNC_S: '30', TOLLGATE_OPERATOR_LEASE_NAMESPACE: 'default' });
+    const app = stack;
+    return { ...app, openai, operator, async close() { await operator.stop(); await app.close(); await openai.close(); } };
+  } catch (err) {
+    await stack?.close();
+    await openai.close();
+    throw err;
+  }
+}

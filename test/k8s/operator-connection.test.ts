@@ -76,7 +76,7 @@ after(async () => {
 
 /** A namespace whose connection Secret has this url (and the test user's PAT), with one LlmProxy `p` using it. */
 async function proxyConnectedTo(ns: string, url: string): Promise<void> {
-  await connectedNamespace(stack, ns, url, { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai' } });
+  await connectedNamespace(stack, ns, url, { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai' } });
 }
 
 /** The LlmProxy `p` once its Ready condition has this reason. */

@@ -40,8 +40,8 @@ const namespace = (ns: string) => connectedNamespace(stack, ns);
 /** The remote LLM proxies of the test's user. */
 const remoteProxies = async () => bodyOf(await api.call('GET /api/llm')).proxies;
 
-const llmProxy = (ns: string, name: string) => ({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name, namespace: ns }, spec: { provider: 'openai' } });
-const apiKey = (ns: string, name: string, proxy: string) => ({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name, namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: proxy }, models: ['*'] }] } });
+const llmProxy = (ns: string, name: string) => ({ apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name, namespace: ns }, spec: { provider: 'openai' } });
+const apiKey = (ns: string, name: string, proxy: string) => ({ apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name, namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: proxy }, models: ['*'] }] } });
 
 /** An object of our kinds as these tests read it: names, Ready, and the status fields they look at. */
 interface Listed {
@@ -176,7 +176,7 @@ test('a changed Secret is sent again within the poll interval, long before the r
   await eventually(async () => (await o.metric('tollgate_operator_leader')) === 1, { ...WAIT, what: 'leading' });
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'provider', namespace: ns }, stringData: { key: 'sk-first' } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
   ));
   const [p] = await allReady('llmproxies', ns, 1);
   const first = p!.status.secretVersion;

@@ -119,8 +119,8 @@ test('a change of the spec is applied, and a change made through REST is reverte
   const ns = 'drift';
   await namespaceWithConnection(ns);
   await cluster.ok(['apply', '-f', '-'], manifest(
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', allowedModels: ['gpt-4o'] } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet', metadata: { name: 'limits', namespace: ns }, spec: { targetRef: { kind: 'LlmProxy', name: 'p' }, rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'api_key', threshold: 50, timespan: 60 }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', allowedModels: ['gpt-4o'] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'RuleSet', metadata: { name: 'limits', namespace: ns }, spec: { targetRef: { kind: 'LlmProxy', name: 'p' }, rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'api_key', threshold: 50, timespan: 60 }] } },
   ));
   const p = await ready('llmproxy', 'p', ns);
   await ready('ruleset', 'limits', ns);
@@ -160,19 +160,19 @@ test('an invalid object is refused by the API server with the CRD\'s message', a
   const ns = 'invalid';
   await namespaceWithConnection(ns);
   const apply = (obj: unknown) => cluster.kubectl(['apply', '-f', '-'], manifest(obj));
-  const bearerWithoutToken = await apply({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'McpProxy', metadata: { name: 'x', namespace: ns }, spec: { url: 'https://mcp.example.com/mcp', upstreamAuth: { type: 'bearer' } } });
+  const bearerWithoutToken = await apply({ apiVersion: 'tollgate.dev/v1beta1', kind: 'McpProxy', metadata: { name: 'x', namespace: ns }, spec: { url: 'https://mcp.example.com/mcp', upstreamAuth: { type: 'bearer' } } });
   assert.notEqual(bearerWithoutToken.code, 0);
   assert.match(bearerWithoutToken.stderr, /tokenSecretRef/);
-  const badEnum = await apply({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'x', namespace: ns }, spec: { provider: 'nope' } });
+  const badEnum = await apply({ apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'x', namespace: ns }, spec: { provider: 'nope' } });
   assert.notEqual(badEnum.code, 0);
   assert.match(badEnum.stderr, /spec.provider: Unsupported value: "nope"/);
-  const banWithoutSpan = await apply({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet', metadata: { name: 'x', namespace: ns }, spec: { targetRef: { kind: 'McpProxy', name: 'm' }, rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'r', match_key: 'ip', threshold: 1, timespan: 60, ban_after_n_exceeded: 3 }] } });
+  const banWithoutSpan = await apply({ apiVersion: 'tollgate.dev/v1beta1', kind: 'RuleSet', metadata: { name: 'x', namespace: ns }, spec: { targetRef: { kind: 'McpProxy', name: 'm' }, rules: [{ rule_type: 'rate_limit', tools: ['*'], name: 'r', match_key: 'ip', threshold: 1, timespan: 60, ban_after_n_exceeded: 3 }] } });
   assert.notEqual(banWithoutSpan.code, 0);
   assert.match(banWithoutSpan.stderr, /ban_after_n_exceeded and ban_timespan must be set together/);
-  const mcpOnlyOnLlm = await apply({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet', metadata: { name: 'x', namespace: ns }, spec: { targetRef: { kind: 'LlmProxy', name: 'l' }, rules: [{ rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'x', inject_position: 'append' }] } });
+  const mcpOnlyOnLlm = await apply({ apiVersion: 'tollgate.dev/v1beta1', kind: 'RuleSet', metadata: { name: 'x', namespace: ns }, spec: { targetRef: { kind: 'LlmProxy', name: 'l' }, rules: [{ rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'x', inject_position: 'append' }] } });
   assert.notEqual(mcpOnlyOnLlm.code, 0);
   assert.match(mcpOnlyOnLlm.stderr, /tool_description_inject/);
-  const reservedTag = await apply({ apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'x', namespace: ns }, spec: { customTags: ['k8s:uid:0000'] } });
+  const reservedTag = await apply({ apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name: 'x', namespace: ns }, spec: { customTags: ['k8s:uid:0000'] } });
   assert.notEqual(reservedTag.code, 0);
   assert.match(reservedTag.stderr, /the "k8s:" namespace is reserved/);
   const listed = await cluster.ok(['get', 'mcpproxies,llmproxies,rulesets,apikeys', '-n', ns, '-o', 'name']);
@@ -185,8 +185,8 @@ test('a missing dependency sets a condition and waits; nothing remote is created
   const keyCount = async () => bodyOf(await api.call('GET /api/keys')).keys.length;
   const before = await keyCount();
   await cluster.ok(['apply', '-f', '-'], manifest(
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'later' }, models: ['*'] }] } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } } } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'later' }, models: ['*'] }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } } } },
   ));
   const k = await eventually(async () => {
     const o = await cluster.get('apikey', 'k', ns);
@@ -206,7 +206,7 @@ test('a missing dependency sets a condition and waits; nothing remote is created
   // The dependencies arrive: both converge without anyone touching them.
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'upstream', namespace: ns }, stringData: { token: UPSTREAM_TOKEN } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'later', namespace: ns }, spec: { provider: 'openai' } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'later', namespace: ns }, spec: { provider: 'openai' } },
   ));
   await ready('mcpproxy', 'm', ns);
   await ready('apikey', 'k', ns);
@@ -215,7 +215,7 @@ test('a missing dependency sets a condition and waits; nothing remote is created
 test('an object that never reached the API is deleted at once; a failed discovery after a change keeps the proxy not Ready', async () => {
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unconnected' } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: 'unconnected' }, spec: { provider: 'openai' } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: 'unconnected' }, spec: { provider: 'openai' } },
   ));
   await eventually(async () => condition(await cluster.get('llmproxy', 'p', 'unconnected'), 'Ready')?.reason === 'ConnectionSecretMissing', { ...WAIT, what: 'waiting for a connection' });
   await cluster.ok(['delete', 'llmproxy', 'p', '-n', 'unconnected', '--timeout=30s']);
@@ -224,7 +224,7 @@ test('an object that never reached the API is deleted at once; a failed discover
   await namespaceWithConnection(ns);
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'upstream', namespace: ns }, stringData: { token: UPSTREAM_TOKEN } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } } } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } } } },
   ));
   await ready('mcpproxy', 'm', ns);
   const dead = `http://127.0.0.1:1/mcp`;
@@ -246,8 +246,8 @@ test('rotating a key: a new key in the Secret, the old one refused by the gatewa
   await namespaceWithConnection(ns);
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'provider', namespace: ns }, stringData: { key: openai.providerKey } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'p' }, models: ['*'] }], secretName: 'k-key' } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'p', namespace: ns }, spec: { provider: 'openai', providerKeySecretRef: { name: 'provider', key: 'key' } } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { llmPermissions: [{ proxyRef: { name: 'p' }, models: ['*'] }], secretName: 'k-key' } },
   ));
   const p = await ready('llmproxy', 'p', ns);
   const k = await ready('apikey', 'k', ns);
@@ -284,10 +284,10 @@ test('deleting a namespace deletes every remote object of its objects', async ()
   await namespaceWithConnection(ns);
   await cluster.ok(['apply', '-f', '-'], manifest(
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'upstream', namespace: ns }, stringData: { token: UPSTREAM_TOKEN } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } }, resources: [{ uri: 'doc://readme', name: 'readme', content: 'hello' }] } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'LlmProxy', metadata: { name: 'l', namespace: ns }, spec: { provider: 'openai' } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { mcpPermissions: [{ proxyRef: { name: 'm' }, tools: ['echo'], resources: ['doc://readme'] }], llmPermissions: [{ proxyRef: { name: 'l' }, models: ['*'] }] } },
-    { apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet', metadata: { name: 'r', namespace: ns }, spec: { targetRef: { kind: 'McpProxy', name: 'm' }, rules: [{ rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'Be careful.', inject_position: 'append' }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'McpProxy', metadata: { name: 'm', namespace: ns }, spec: { url: upstream.url, upstreamAuth: { type: 'bearer', tokenSecretRef: { name: 'upstream', key: 'token' } }, resources: [{ uri: 'doc://readme', name: 'readme', content: 'hello' }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'LlmProxy', metadata: { name: 'l', namespace: ns }, spec: { provider: 'openai' } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'ApiKey', metadata: { name: 'k', namespace: ns }, spec: { mcpPermissions: [{ proxyRef: { name: 'm' }, tools: ['echo'], resources: ['doc://readme'] }], llmPermissions: [{ proxyRef: { name: 'l' }, models: ['*'] }] } },
+    { apiVersion: 'tollgate.dev/v1beta1', kind: 'RuleSet', metadata: { name: 'r', namespace: ns }, spec: { targetRef: { kind: 'McpProxy', name: 'm' }, rules: [{ rule_type: 'tool_description_inject', tools: ['*'], inject_text: 'Be careful.', inject_position: 'append' }] } },
   ));
   const m = await ready('mcpproxy', 'm', ns);
   const l = await ready('llmproxy', 'l', ns);

@@ -72,6 +72,16 @@ sessions, counters, bans, budgets and the config version only through PostgreSQL
 {{- if and (not .Values.embedded.enabled) (not .Values.datastore.existingSecret) }}
 {{- fail "\n\ndatastore.existingSecret is required: this chart runs the API and the gateway with several replicas, which share their state through PostgreSQL and Redis. Create a Secret with the keys DATABASE_URL (postgres://...) and REDIS_URL (redis://...) and set datastore.existingSecret to its name, or set embedded.enabled=true for a single-replica trial on the embedded datastores (docs/helm.md)." }}
 {{- end }}
+{{- $redis := .Values.datastore.redis }}
+{{- if and (eq $redis.mode "sentinel") (or (not $redis.sentinels) (not $redis.sentinelName)) }}
+{{- fail "\n\ndatastore.redis.mode=sentinel needs datastore.redis.sentinels (host:port of each sentinel) and datastore.redis.sentinelName (the primary's name in their configuration)." }}
+{{- end }}
+{{- if and (eq $redis.mode "cluster") (not $redis.clusterNodes) }}
+{{- fail "\n\ndatastore.redis.mode=cluster needs datastore.redis.clusterNodes (host:port of some of the Cluster's nodes)." }}
+{{- end }}
+{{- if and .Values.embedded.enabled (ne (toString .Values.gateway.workers) "1") }}
+{{- fail "\n\ngateway.workers needs PostgreSQL and Redis: the embedded trial runs one process (set embedded.enabled=false and datastore.existingSecret)." }}
+{{- end }}
 {{- if and .Values.ingress.enabled (not .Values.ingress.apiHost) }}
 {{- fail "\n\ningress.apiHost is required with ingress.enabled: the host name of the management API (the proxies get *.<proxyDomain>)." }}
 {{- end }}
@@ -81,9 +91,17 @@ sessions, counters, bans, budgets and the config version only through PostgreSQL
 {{- if and (not .Values.clusterLookups) (not .Values.masterKey.existingSecret) }}
 {{- fail "\n\nmasterKey.existingSecret is required with clusterLookups=false: without a lookup the chart cannot find the master key it generated before, and would render a new one on every run, which a sync would apply over the key that encrypts the database. Create a Secret with TOLLGATE_MASTER_KEY (openssl rand -base64 32) and set masterKey.existingSecret to its name (docs/gitops.md)." }}
 {{- end }}
+{{- $watch := compact (list .Values.operator.watchNamespace (join "," .Values.operator.watchNamespaces) .Values.operator.watchNamespaceSelector) }}
+{{- if and .Values.operator.enabled (gt (len $watch) 1) }}
+{{- fail "\n\nset at most one of operator.watchNamespace, operator.watchNamespaces and operator.watchNamespaceSelector: the operator watches namespaces by name or by label selector, not both (none: every namespace)." }}
+{{- end }}
+{{- if and .Values.operator.rbac.selectorNamespaces (not .Values.operator.watchNamespaceSelector) }}
+{{- fail "\n\noperator.rbac.selectorNamespaces is set without operator.watchNamespaceSelector: it names where the selector mode binds the operator's rights; with watchNamespace(s) the chart makes a Role in each watched namespace itself." }}
+{{- end }}
 {{- /* An existing Secret without the keys the pods read: say so now rather than in a pod's CreateContainerConfigError. */}}
 {{- if .Values.clusterLookups }}
-{{- range $s := list (list .Values.datastore.existingSecret .Values.datastore.databaseUrlKey) (list .Values.datastore.existingSecret .Values.datastore.redisUrlKey) (list .Values.masterKey.existingSecret .Values.masterKey.existingSecretKey) }}
+{{- $redisKey := ternary .Values.datastore.redisUrlKey .Values.datastore.databaseUrlKey (eq .Values.datastore.redis.mode "url") }}
+{{- range $s := list (list .Values.datastore.existingSecret .Values.datastore.databaseUrlKey) (list .Values.datastore.existingSecret $redisKey) (list .Values.masterKey.existingSecret .Values.masterKey.existingSecretKey) }}
 {{- if and (index $s 0) (not $.Values.embedded.enabled) }}
 {{- $found := lookup "v1" "Secret" $.Release.Namespace (index $s 0) }}
 {{- if and $found (not (hasKey (default (dict) $found.data) (index $s 1))) }}
@@ -125,6 +143,42 @@ Ingress's API host. Connection Secrets are written by namespace users; this keep
 {{- end }}
 {{- end }}
 
+{{/* The Redis of the shared state (datastore.redis, docs/scaling.md): REDIS_URL, or a Sentinel or a Cluster. */}}
+{{- define "tollgate.redisEnv" -}}
+{{- $r := .Values.datastore.redis }}
+{{- $secret := .Values.datastore.existingSecret }}
+{{- if eq $r.mode "url" }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ .Values.datastore.redisUrlKey }}
+{{- else }}
+{{- if eq $r.mode "sentinel" }}
+- name: TOLLGATE_REDIS_SENTINELS
+  value: {{ join "," $r.sentinels | quote }}
+- name: TOLLGATE_REDIS_SENTINEL_NAME
+  value: {{ $r.sentinelName | quote }}
+{{- else }}
+- name: TOLLGATE_REDIS_CLUSTER_NODES
+  value: {{ join "," $r.clusterNodes | quote }}
+{{- end }}
+{{- range $name, $key := dict "TOLLGATE_REDIS_USERNAME" $r.usernameKey "TOLLGATE_REDIS_PASSWORD" $r.passwordKey "TOLLGATE_REDIS_SENTINEL_PASSWORD" (ternary $r.sentinelPasswordKey "" (eq $r.mode "sentinel")) }}
+{{- if $key }}
+- name: {{ $name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ $key }}
+{{- end }}
+{{- end }}
+{{- if $r.tls }}
+- name: TOLLGATE_REDIS_TLS
+  value: "true"
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Environment shared by the API and the gateway: listeners, datastores, master key, proxy domain. */}}
 {{- define "tollgate.serverEnv" -}}
 - name: TOLLGATE_HOST
@@ -145,11 +199,7 @@ Ingress's API host. Connection Secrets are written by namespace users; this keep
     secretKeyRef:
       name: {{ .Values.datastore.existingSecret }}
       key: {{ .Values.datastore.databaseUrlKey }}
-- name: REDIS_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ .Values.datastore.existingSecret }}
-      key: {{ .Values.datastore.redisUrlKey }}
+{{- include "tollgate.redisEnv" . }}
 {{- end }}
 - name: TOLLGATE_MASTER_KEY
   valueFrom:
@@ -171,4 +221,13 @@ Ingress's API host. Connection Secrets are written by namespace users; this keep
 {{- define "tollgate.tmpMount" -}}
 - name: tmp
   mountPath: /tmp
+{{- end }}
+
+{{/* What the operator watches, in words (NOTES.txt). */}}
+{{- define "tollgate.operatorWatching" -}}
+{{- $o := .Values.operator }}
+{{- if $o.watchNamespaceSelector }}the namespaces labelled {{ $o.watchNamespaceSelector }}; RoleBindings in {{ default "no namespace yet" (join ", " $o.rbac.selectorNamespaces) }}
+{{- else if $o.watchNamespaces }}{{ join ", " $o.watchNamespaces }}
+{{- else }}{{ default "every namespace" $o.watchNamespace }}
+{{- end }}
 {{- end }}

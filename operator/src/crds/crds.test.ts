@@ -33,16 +33,41 @@ test('the checked-in CRDs are current (run `npm run gen` when this fails)', () =
   }
 });
 
-test('every kind is namespaced in tollgate.dev/v1alpha1, served and stored, with a status subresource and the category tollgate', () => {
+test('every kind is namespaced in tollgate.dev, v1beta1 stored, with a status subresource and the category tollgate', () => {
   for (const kind of KIND_NAMES) {
     const spec = customResourceDefinition(kind).spec as { group: string; scope: string; names: { categories: string[] }; versions: Array<Record<string, unknown>> };
     assert.equal(spec.group, 'tollgate.dev');
     assert.equal(spec.scope, 'Namespaced');
     assert.deepEqual(spec.names.categories, ['tollgate']);
-    assert.deepEqual(spec.versions.map((v) => [v.name, v.served, v.storage]), [['v1alpha1', true, true]]);
+    assert.deepEqual(spec.versions.map((v) => [v.name, v.served, v.storage, v.deprecated ?? false]), [['v1beta1', true, true, false], ['v1alpha1', true, false, true]]);
     assert.deepEqual(version(kind).subresources, { status: {} });
     assert.deepEqual(schemaOf(kind).required, ['spec']);
   }
+});
+
+test('v1alpha1 is deprecated with a warning naming v1beta1, and has the same schema and columns, so conversion None suffices', () => {
+  for (const kind of KIND_NAMES) {
+    const spec = customResourceDefinition(kind).spec as { conversion: unknown; versions: Array<Version & Record<string, unknown>> };
+    assert.deepEqual(spec.conversion, { strategy: 'None' });
+    const [current, old] = spec.versions;
+    assert.equal(old!.deprecationWarning, `tollgate.dev/v1alpha1 ${kind} is deprecated; use tollgate.dev/v1beta1 ${kind}, the same schema (docs/kubernetes.md#api-versions-and-deprecation-policy)`);
+    assert.deepEqual(old!.schema, current!.schema, kind);
+    assert.deepEqual(old!.additionalPrinterColumns, current!.additionalPrinterColumns, kind);
+    assert.deepEqual(old!.subresources, current!.subresources, kind);
+  }
+});
+
+/** Every property (at any depth, list items included) that has no description, as a path. */
+function undescribed(s: JsonSchema, path: string): string[] {
+  const props = Object.entries((s.properties ?? {}) as Record<string, JsonSchema>);
+  const own = props.filter(([, v]) => typeof v.description !== 'string' || !v.description.trim()).map(([k]) => `${path}.${k}`);
+  const nested = props.flatMap(([k, v]) => undescribed(v, `${path}.${k}`));
+  return [...own, ...nested, ...(s.items ? undescribed(s.items as JsonSchema, `${path}[]`) : [])];
+}
+
+test('every field of every kind has a description, so kubectl explain documents it (from the contract, or kinds/specs.ts)', () => {
+  const missing = KIND_NAMES.flatMap((kind) => undescribed(schemaOf(kind), kind));
+  assert.deepEqual(missing, [], `fields without a description:\n${missing.join('\n')}`);
 });
 
 test('printer columns: READY first, PROXY HOST on proxies, TARGET and RULES on rule sets, SECRET on keys, AGE last', () => {
@@ -57,7 +82,7 @@ test('printer columns: READY first, PROXY HOST on proxies, TARGET and RULES on r
 
 test('status has the common fields and each kind\'s own (docs/kubernetes.md, "The kinds")', () => {
   const own: Record<Kind, string[]> = {
-    McpProxy: ['id', 'proxyHost', 'tools', 'secretVersion', 'discoveredFor'], LlmProxy: ['id', 'proxyHost', 'secretVersion'], ApiKey: ['id', 'maskedKey', 'secretName', 'rotation', 'budgetProxyIds'], RuleSet: ['proxyId', 'ruleCount'],
+    McpProxy: ['id', 'proxyHost', 'tools', 'secretVersion', 'discoveredFor'], LlmProxy: ['id', 'proxyHost', 'secretVersion'], ApiKey: ['id', 'maskedKey', 'secretName', 'connection', 'rotation', 'budgetProxyIds'], RuleSet: ['proxyId', 'ruleCount'],
   };
   for (const kind of KIND_NAMES) {
     const status = nodeAt(schemaOf(kind), 'status');

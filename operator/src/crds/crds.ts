@@ -2,7 +2,7 @@
 // writes from them.
 // The spec schemas come from the same zod the operator parses objects with (kinds/specs.ts, built on the contract).
 import { stringify } from 'yaml';
-import { GROUP, KINDS, KIND_NAMES, VERSION, type Kind } from '../kinds/specs.ts';
+import { DEPRECATED_VERSIONS, GROUP, KINDS, KIND_NAMES, VERSION, type Kind } from '../kinds/specs.ts';
 import type { JsonSchema } from './structural.ts';
 import { specSchema } from './spec-schemas.ts';
 import { statusSchema } from './status.ts';
@@ -34,8 +34,33 @@ const COLUMNS: Record<Kind, PrinterColumn[]> = {
   ],
 };
 
+/**
+ * The served versions: VERSION, stored, then each deprecated one, served with a warning naming VERSION. Their
+ * schemas are identical, so the API server converts between them by rewriting apiVersion alone (conversion
+ * strategy None, the default), and an object stored under an older version reads back as VERSION.
+ */
+function versions(kind: Kind, schema: JsonSchema): JsonSchema[] {
+  // Copies, so the YAML repeats the schema instead of writing an anchor and aliases.
+  const served = (name: string, storage: boolean): JsonSchema => structuredClone({
+    name, served: true, storage, subresources: { status: {} }, additionalPrinterColumns: COLUMNS[kind], schema: { openAPIV3Schema: schema },
+  });
+  return [
+    served(VERSION, true),
+    ...DEPRECATED_VERSIONS.map((old) => ({
+      ...served(old, false), deprecated: true,
+      deprecationWarning: `${GROUP}/${old} ${kind} is deprecated; use ${GROUP}/${VERSION} ${kind}, the same schema (docs/kubernetes.md#api-versions-and-deprecation-policy)`,
+    })),
+  ];
+}
+
 export function customResourceDefinition(kind: Kind): JsonSchema {
   const { plural, singular, shortNames, spec } = KINDS[kind];
+  const schema: JsonSchema = {
+    type: 'object',
+    description: spec.description,
+    properties: { spec: specSchema(kind), status: statusSchema(kind) },
+    required: ['spec'],
+  };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -44,21 +69,8 @@ export function customResourceDefinition(kind: Kind): JsonSchema {
       group: GROUP,
       names: { kind, listKind: `${kind}List`, plural, singular, shortNames: [...shortNames], categories: ['tollgate'] },
       scope: 'Namespaced',
-      versions: [{
-        name: VERSION,
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        additionalPrinterColumns: COLUMNS[kind],
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            description: spec.description,
-            properties: { spec: specSchema(kind), status: statusSchema(kind) },
-            required: ['spec'],
-          },
-        },
-      }],
+      conversion: { strategy: 'None' },
+      versions: versions(kind, schema),
     },
   };
 }
@@ -72,7 +84,7 @@ export function crdFiles(): GeneratedFile[] {
   return KIND_NAMES.map((kind) => {
     const crd = customResourceDefinition(kind);
     const name = (crd.metadata as { name: string }).name;
-    return { path: `crds/${name}.yaml`, content: HEADER + stringify(crd, { lineWidth: 0 }) };
+    return { path: `crds/${name}.yaml`, content: HEADER + stringify(crd, { lineWidth: 0, version: '1.1' }) };
   });
 }
 

@@ -19,7 +19,25 @@ const INBOUND_AUTH_RULES: Validation[] = [
   })),
 ];
 
+/**
+ * Taking over a remote object happens once, when the object is created: an adoptId added or changed later would point
+ * an object that already has a remote object at another one (docs/kubernetes.md#adopting-existing-objects).
+ */
+const ADOPT_ID_IMMUTABLE: Validation = {
+  rule: 'has(self.adoptId) == has(oldSelf.adoptId) && (!has(self.adoptId) || self.adoptId == oldSelf.adoptId)',
+  message: 'adoptId is immutable: set it when creating the object', fieldPath: '.adoptId',
+};
+
+/** A proxy grants each namespace once: the API server refuses duplicates and a server-side apply merges by namespace. */
+function grantsByNamespace(spec: JsonSchema): void {
+  const grants = nodeAt(spec, 'grants');
+  grants['x-kubernetes-list-type'] = 'map';
+  grants['x-kubernetes-list-map-keys'] = ['namespace'];
+}
+
 function mcpProxy(spec: JsonSchema): void {
+  addValidations(spec, ADOPT_ID_IMMUTABLE);
+  grantsByNamespace(spec);
   // type has a default, so the API server has filled it in before these run.
   addValidations(nodeAt(spec, 'upstreamAuth'),
     { rule: "self.type != 'bearer' || has(self.tokenSecretRef)", message: 'tokenSecretRef is required when type is bearer', fieldPath: '.tokenSecretRef', reason: 'FieldValueRequired' },
@@ -34,6 +52,8 @@ function mcpProxy(spec: JsonSchema): void {
 
 function llmProxy(spec: JsonSchema): void {
   addValidations(nodeAt(spec, 'auth'), ...INBOUND_AUTH_RULES);
+  addValidations(spec, ADOPT_ID_IMMUTABLE);
+  grantsByNamespace(spec);
 }
 
 function apiKey(spec: JsonSchema): void {
@@ -46,7 +66,7 @@ function apiKey(spec: JsonSchema): void {
   addValidations(spec, {
     rule: 'has(self.secretName) == has(oldSelf.secretName) && (!has(self.secretName) || self.secretName == oldSelf.secretName)',
     message: 'secretName is immutable', fieldPath: '.secretName',
-  });
+  }, ADOPT_ID_IMMUTABLE);
 }
 
 const TARGET_KIND: Record<ProxyKind, TargetKind> = { mcp: 'McpProxy', llm: 'LlmProxy' };

@@ -14,7 +14,7 @@ const condition: JsonSchema = {
   description: 'The latest observation of one aspect of the object\'s state.',
   properties: {
     type: { type: 'string', maxLength: 316, description: `The condition: ${CONDITION_TYPES.join(' or ')}.` },
-    status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+    status: { type: 'string', enum: ['True', 'False', 'Unknown'], description: 'True, False or Unknown.' },
     reason: {
       type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
       description: 'A CamelCase reason for the last transition.',
@@ -63,7 +63,11 @@ const OWN: Record<Kind, Record<string, JsonSchema>> = {
   ApiKey: {
     id,
     maskedKey: { type: 'string', description: 'The key as the management API shows it: its first 6 characters, ..., 4 hex digits of its hash.' },
-    secretName: { type: 'string', description: 'The Secret that holds the plaintext key under "key".' },
+    secretName: { type: 'string', description: 'The Secret that holds the plaintext key under "key"; empty while there is none (an adopted key before its first rotation, a key deleted because its grant was revoked).' },
+    connection: {
+      type: 'string',
+      description: 'The connection Secret (<namespace>/<name>) the remote key was created through: the key\'s own, or that of the shared proxies it references. Cleanup goes through it.',
+    },
     rotation: { type: 'string', description: 'The value of the tollgate.dev/rotate annotation the key was last rotated for.' },
     budgetProxyIds: {
       type: 'array', maxItems: 100, items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic',

@@ -1,4 +1,5 @@
-// A list-watch cache of one kind. It lists, then watches from the list's resourceVersion, and keeps going:
+// A list-watch cache of one collection: a kind in one namespace or in all, or the Namespaces a selector matches
+// (watched-namespaces.ts). It lists, then watches from the list's resourceVersion, and keeps going:
 // - a watch the server closes (its timeout) resumes from the last resourceVersion seen (events or bookmarks);
 // - 410 Gone (the resourceVersion was compacted away) relists, and the relist is diffed against the cache, so an
 //   object deleted while no watch was open is still reported as deleted: no event is lost;
@@ -6,18 +7,28 @@
 //   library's own informer can hang on a silently dead connection);
 // - every `resyncMs` a full relist reports every object again (reason "resync"), which is what repairs drift made
 //   behind the operator's back.
-import type { KubeClient, WatchEvent } from './client.ts';
-import { objectKey, paths, type KubeObject } from './objects.ts';
-import { API_VERSION, type Kind } from '../kinds/specs.ts';
+import type { KubeResult, RequestOptions, WatchEvent } from './client.ts';
+import { objectKey, type KubeObject } from './objects.ts';
 import type { Logger } from '@tollgate/contract';
 
 export type ChangeReason = 'added' | 'modified' | 'deleted' | 'resync';
 export type WatchRestart = 'closed' | 'gone' | 'stalled' | 'error';
 
-export interface InformerOptions {
-  kind: Kind;
-  /** Watch one namespace; undefined watches all. */
+export interface ListBody { metadata: { resourceVersion: string; continue?: string }; items: KubeObject[] }
+
+/** What an informer lists and watches: one collection of the API server (watched-namespaces.ts makes them). */
+export interface ListWatchSource {
+  /** Given to list items, which the API server sends without kind and apiVersion; and named in logs. */
+  kind: string;
+  apiVersion: string;
+  /** The namespace watched, for logs; undefined: all. */
   namespace?: string;
+  list(query: RequestOptions['query']): Promise<KubeResult<ListBody>>;
+  watch(query: RequestOptions['query'], onEvent: (e: WatchEvent) => void, signal: AbortSignal): Promise<{ status: number; error?: string }>;
+}
+
+export interface InformerOptions {
+  source: ListWatchSource;
   resyncMs: number;
   stallMs: number;
   /** Asked of the server for each watch (it closes the watch after about this long). */
@@ -30,17 +41,26 @@ export interface InformerOptions {
 
 const PAGE = 500;
 
+/** What a refused list most likely means, appended to the log line. */
+const LIST_HINTS: Record<number, string> = {
+  404: ' (is its CustomResourceDefinition installed? kubectl apply -f crds/)',
+  403: ' (the operator\'s ServiceAccount may not list here: with watched namespaces it needs a RoleBinding in each, docs/kubernetes.md#watched-namespaces)',
+};
+
 export class Informer {
-  readonly #client: KubeClient;
   readonly #o: InformerOptions;
   readonly #cache = new Map<string, KubeObject>();
   readonly #stop = new AbortController();
   #synced = false;
   #running: Promise<void> | undefined;
 
-  constructor(client: KubeClient, o: InformerOptions) {
-    this.#client = client;
+  constructor(o: InformerOptions) {
     this.#o = o;
+  }
+
+  /** Where this cache is, for log lines. */
+  get #where(): { kind: string; namespace: string } {
+    return { kind: this.#o.source.kind, namespace: this.#o.source.namespace ?? '(all)' };
   }
 
   get synced(): boolean { return this.#synced; }
@@ -84,13 +104,13 @@ export class Informer {
       if (this.#stop.signal.aborted) return false;
       this.#o.onWatchRestart?.(r.end);
       if (r.end === 'gone') {
-        this.#o.log.info('watch resourceVersion expired (410 Gone); relisting', { kind: this.#o.kind });
+        this.#o.log.info('watch resourceVersion expired (410 Gone); relisting', this.#where);
         return false;
       }
-      if (r.end === 'stalled') this.#o.log.warn('watch delivered nothing, not even a bookmark; reopening it', { kind: this.#o.kind, stallS: this.#o.stallMs / 1000 });
+      if (r.end === 'stalled') this.#o.log.warn('watch delivered nothing, not even a bookmark; reopening it', { ...this.#where, stallS: this.#o.stallMs / 1000 });
       if (r.end === 'error') {
         errors++;
-        this.#o.log.warn('watch failed; retrying', { kind: this.#o.kind, error: r.error });
+        this.#o.log.warn('watch failed; retrying', { ...this.#where, error: r.error });
         await this.#sleep(Math.min(30_000, 250 * 2 ** Math.min(errors, 7)));
       } else {
         errors = 0;
@@ -128,15 +148,13 @@ export class Informer {
       const previous = this.#cache.get(key);
       if (e.type === 'DELETED') {
         this.#cache.delete(key);
-        this.#emit(key, { ...obj, kind: this.#o.kind }, 'deleted', previous);
+        this.#emit(key, { ...obj, kind: this.#o.source.kind }, 'deleted', previous);
       } else {
         this.#cache.set(key, obj);
         this.#emit(key, obj, previous ? 'modified' : 'added', previous);
       }
     };
-    const r = await this.#client.watch(paths.customCollection(this.#o.kind, this.#o.namespace), {
-      resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: timeoutS,
-    }, onEvent, abort.signal);
+    const r = await this.#o.source.watch({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: timeoutS }, onEvent, abort.signal);
     clearTimeout(stallTimer);
     this.#stop.signal.removeEventListener('abort', onStop);
     if (r.status === 410) end = 'gone';
@@ -153,15 +171,13 @@ export class Informer {
     let cont: string | undefined;
     let rv = '';
     do {
-      const r = await this.#client.get<{ metadata: { resourceVersion: string; continue?: string }; items: KubeObject[] }>(
-        paths.customCollection(this.#o.kind, this.#o.namespace), { limit: PAGE, continue: cont });
+      const r = await this.#o.source.list({ limit: PAGE, continue: cont });
       if (!r.ok) {
-        const hint = r.status === 404 ? ' (is its CustomResourceDefinition installed? kubectl apply -f crds/)' : '';
-        this.#o.log.warn(`listing failed${hint}`, { kind: this.#o.kind, status: r.status, error: r.message });
+        this.#o.log.warn(`listing failed${LIST_HINTS[r.status] ?? ''}`, { ...this.#where, status: r.status, error: r.message });
         return undefined;
       }
       for (const item of r.body.items) {
-        seen.set(objectKey(item.metadata), { ...item, kind: this.#o.kind, apiVersion: API_VERSION });
+        seen.set(objectKey(item.metadata), { ...item, kind: this.#o.source.kind, apiVersion: this.#o.source.apiVersion });
       }
       cont = r.body.metadata.continue || undefined;
       rv = r.body.metadata.resourceVersion;
@@ -188,7 +204,7 @@ export class Informer {
     try {
       this.#o.onChange(key, obj, reason, previous);
     } catch (err) {
-      this.#o.log.error('handling a change failed', { kind: this.#o.kind, key, reason, error: err });
+      this.#o.log.error('handling a change failed', { ...this.#where, key, reason, error: err });
     }
   }
 

@@ -66,6 +66,8 @@ export const paths = {
     `/apis/${GROUP}/${VERSION}${namespace ? `/namespaces/${enc(namespace)}` : ''}/${KINDS[kind].plural}`,
   custom: (kind: Kind, namespace: string, name: string) => `${paths.customCollection(kind, namespace)}/${enc(name)}`,
   customStatus: (kind: Kind, namespace: string, name: string) => `${paths.custom(kind, namespace, name)}/status`,
+  /** Namespaces (cluster-scoped): listed and watched with a label selector only (TOLLGATE_WATCH_NAMESPACE_SELECTOR). */
+  namespaces: () => '/api/v1/namespaces',
   secrets: (namespace: string) => `/api/v1/namespaces/${enc(namespace)}/secrets`,
   secret: (namespace: string, name: string) => `${paths.secrets(namespace)}/${enc(name)}`,
   events: (namespace: string) => `/api/v1/namespaces/${enc(namespace)}/events`,

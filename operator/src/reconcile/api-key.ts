@@ -4,24 +4,23 @@
 // tollgate.dev/key-id). Every remote key carrying this object's UID tag that is not that one is a leftover of an
 // interrupted create or rotation and is deleted; a key whose plaintext was lost is replaced. Rotation (a new value
 // of the tollgate.dev/rotate annotation) is: create the new key, swap the Secret, delete the old key.
-import { buildKeyTags, nameTag, type ApiClient, type BodyOf, type ResponseOf } from '@tollgate/contract';
+//
+// Proxies may be shared from other namespaces (key-routing.ts): the key is then made through the proxies' connection,
+// recorded in status.connection, and deleted there again when the grant goes (key-ownership.ts).
+import { buildKeyTags, findNameTag, nameTag, type ApiClient, type BodyOf } from '@tollgate/contract';
 import { ROTATE_ANNOTATION, apiKeySpecSchema, type ApiKeySpec } from '../kinds/specs.ts';
 import { objectTag, remoteKeyName, uidTag } from '../kinds/identity.ts';
-import type { KubeClient } from '../kube/client.ts';
-import { ownerReference, paths, type KubeObject, type SecretObject } from '../kube/objects.ts';
+import type { KubeObject, SecretObject } from '../kube/objects.ts';
 import { sameSet, sameValue } from './compare.ts';
-import { failed, ok, waiting, type Outcome } from './outcome.ts';
+import { connectionKey, parseConnectionKey } from './connection.ts';
+import { adoptKey, keepRevokedMessage, leaveConnection, orphanKeys } from './key-ownership.ts';
+import { routeKey } from './key-routing.ts';
+import {
+  KEY_ID_ANNOTATION, ROTATED_FOR_ANNOTATION, SECRET_KEY, keysOf, readKeySecret, secretNameOf, writeKeySecret, type KeyRecord,
+} from './key-secret.ts';
+import { ok, waiting, type Outcome } from './outcome.ts';
 import { apiFailure, deleted } from './remote.ts';
 import type { ReconcileContext, Reconciler } from './types.ts';
-
-type KeyRecord = ResponseOf<'GET /api/keys/:id'>;
-
-export const KEY_ID_ANNOTATION = 'tollgate.dev/key-id';
-/** The tollgate.dev/rotate value the Secret's key was minted for. Kept on the Secret, which is read from the API
- * server on every reconcile, because the ApiKey comes from the informer's cache: a reconcile that runs before the
- * watch delivers the status written by a rotation would otherwise see the rotation as still to do, and rotate twice. */
-export const ROTATED_FOR_ANNOTATION = 'tollgate.dev/rotated-for';
-export const SECRET_KEY = 'key';
 
 interface Grants {
   mcpPermissions: Array<{ id: string; tools: string[]; resources: string[] }>;
@@ -32,8 +31,13 @@ interface Grants {
 
 type Resolved = { ok: true; value: Grants } | { ok: false; outcome: Outcome };
 
-function proxyId(ctx: ReconcileContext, kind: 'McpProxy' | 'LlmProxy', ns: string, name: string): { ok: true; id: string; obj: KubeObject } | { ok: false; outcome: Outcome } {
-  const p = ctx.objects.get(kind, ns, name);
+/** A proxyRef of the spec: in the key's namespace unless it names another one (granted: key-routing.ts checked). */
+type Ref = { name: string; namespace?: string };
+const refLabel = (ns: string, ref: Ref) => (ref.namespace && ref.namespace !== ns ? `${ref.namespace}/${ref.name}` : ref.name);
+
+function proxyId(ctx: ReconcileContext, kind: 'McpProxy' | 'LlmProxy', ns: string, ref: Ref): { ok: true; id: string; obj: KubeObject } | { ok: false; outcome: Outcome } {
+  const p = ctx.objects.get(kind, ref.namespace ?? ns, ref.name);
+  const name = refLabel(ns, ref);
   if (!p || p.metadata.deletionTimestamp) return { ok: false, outcome: waiting('ProxyMissing', `${kind} ${name} does not exist`, {}, 10_000) };
   const id = p.status?.id;
   if (typeof id !== 'string' || !id) return { ok: false, outcome: waiting('ProxyNotReady', `${kind} ${name} has no remote id yet`) };
@@ -56,14 +60,15 @@ async function resourceIds(ctx: ReconcileContext, proxy: { id: string; name: str
 
 /** One MCP grant: the proxy must exist with an id, and every named tool must be in its discovered catalog. */
 async function resolveMcpGrant(ctx: ReconcileContext, ns: string, p: ApiKeySpec['mcpPermissions'][number]): Promise<Step<McpGrant>> {
-  const proxy = proxyId(ctx, 'McpProxy', ns, p.proxyRef.name);
+  const proxy = proxyId(ctx, 'McpProxy', ns, p.proxyRef);
   if (!proxy.ok) return proxy;
+  const name = refLabel(ns, p.proxyRef);
   const catalog = new Set((proxy.obj.status?.tools as string[] | undefined) ?? []);
   const unknown = p.tools.filter((t) => t !== '*' && !catalog.has(t));
   if (unknown.length) {
-    return { ok: false, outcome: waiting('ToolNotDiscovered', `McpProxy ${p.proxyRef.name} has no tool ${unknown.join(', ')} in its discovered catalog`, {}, 15_000) };
+    return { ok: false, outcome: waiting('ToolNotDiscovered', `McpProxy ${name} has no tool ${unknown.join(', ')} in its discovered catalog`, {}, 15_000) };
   }
-  const resources = await resourceIds(ctx, { id: proxy.id, name: p.proxyRef.name }, p.resources);
+  const resources = await resourceIds(ctx, { id: proxy.id, name }, p.resources);
   if (!resources.ok) return resources;
   return { ok: true, value: { id: proxy.id, tools: p.tools, resources: resources.value } };
 }
@@ -79,51 +84,17 @@ async function resolveGrants(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>)
     out.mcpPermissions.push(grant.value);
   }
   for (const p of spec.llmPermissions) {
-    const proxy = proxyId(ctx, 'LlmProxy', ns, p.proxyRef.name);
+    const proxy = proxyId(ctx, 'LlmProxy', ns, p.proxyRef);
     if (!proxy.ok) return proxy;
     out.llmPermissions.push({ id: proxy.id, models: p.models });
   }
   for (const b of spec.llmBudgets) {
-    const proxy = proxyId(ctx, 'LlmProxy', ns, b.proxyRef.name);
+    const proxy = proxyId(ctx, 'LlmProxy', ns, b.proxyRef);
     if (!proxy.ok) return proxy;
     out.budgets.push({ proxyId: proxy.id, period: b.period, capUsd: b.capUsd, hardBlock: b.hardBlock });
   }
   out.customTags = [...spec.customTags, uidTag(obj.metadata.uid), objectTag(ns, obj.metadata.name)];
   return { ok: true, value: out };
-}
-
-const secretNameOf = (obj: KubeObject<ApiKeySpec>) => obj.spec.secretName ?? obj.metadata.name;
-
-async function readKeySecret(kube: KubeClient, obj: KubeObject<ApiKeySpec>): Promise<{ ok: true; secret: SecretObject | undefined } | { ok: false; outcome: Outcome }> {
-  const r = await kube.get<SecretObject>(paths.secret(obj.metadata.namespace!, secretNameOf(obj)));
-  if (!r.ok && r.status === 404) return { ok: true, secret: undefined };
-  if (!r.ok) return { ok: false, outcome: failed('SecretUnreadable', `reading Secret ${secretNameOf(obj)} failed: ${r.message}`) };
-  const owned = r.body.metadata.ownerReferences?.some((o) => o.uid === obj.metadata.uid);
-  if (!owned) return { ok: false, outcome: waiting('SecretNameTaken', `Secret ${secretNameOf(obj)} exists and is not owned by this ApiKey; choose another spec.secretName`, {}, 60_000) };
-  return { ok: true, secret: r.body };
-}
-
-/** Creates or replaces the key's Secret (owned by the ApiKey, so it is garbage-collected with it). */
-async function writeKeySecret(kube: KubeClient, obj: KubeObject<ApiKeySpec>, existing: SecretObject | undefined, key: { id: string; plaintext: string; rotation: string | undefined }): Promise<Outcome | undefined> {
-  const { id, plaintext, rotation } = key;
-  const annotations: Record<string, string> = { ...existing?.metadata.annotations, [KEY_ID_ANNOTATION]: id };
-  if (rotation === undefined) delete annotations[ROTATED_FOR_ANNOTATION];
-  else annotations[ROTATED_FOR_ANNOTATION] = rotation;
-  const ns = obj.metadata.namespace!;
-  const name = secretNameOf(obj);
-  const secret: SecretObject = {
-    apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
-    metadata: {
-      name, namespace: ns,
-      ...(existing ? { resourceVersion: existing.metadata.resourceVersion } : {}),
-      labels: { ...existing?.metadata.labels, 'app.kubernetes.io/managed-by': 'tollgate-operator' },
-      annotations,
-      ownerReferences: [ownerReference(obj as KubeObject)],
-    },
-    data: { [SECRET_KEY]: Buffer.from(plaintext).toString('base64') },
-  };
-  const r = existing ? await kube.replace(paths.secret(ns, name), secret) : await kube.create(paths.secrets(ns), secret);
-  return r.ok ? undefined : failed('SecretWriteFailed', `writing Secret ${name} failed: ${r.message}`);
 }
 
 /** The masked form of a key, as the API lists it (the create answer has only the plaintext). */
@@ -204,7 +175,9 @@ async function applyPlan(ctx: ReconcileContext, plan: KeyPlan, w: KeyWork): Prom
   }
   const id = plan.current.id;
   const g = w.grants;
-  if (sameSet(plan.current.tags, buildKeyTags(nameTag(w.keyName), g.mcpPermissions, g.llmPermissions, g.customTags))) {
+  // An adopted key keeps the name it was made with (names are fixed).
+  const name = findNameTag(plan.current.tags) ?? nameTag(w.keyName);
+  if (sameSet(plan.current.tags, buildKeyTags(name, g.mcpPermissions, g.llmPermissions, g.customTags))) {
     return { ok: true, id, masked: plan.current.key, event: undefined };
   }
   const r = await ctx.api.call('PATCH /api/keys/:id', { params: { id }, body: w.body });
@@ -220,66 +193,90 @@ async function deleteLeftovers(api: ApiClient, leftovers: readonly KeyRecord[]):
   return undefined;
 }
 
-/**
- * The remote keys of an ApiKey: every key carrying its UID tag. This lists all the user's keys, not only the one the
- * Secret names: a create or rotation interrupted before its Secret write leaves keys that nothing else refers to, and
- * the tag is the only way to find them (and delete them, here and on cleanup).
- */
-async function keysOf(api: ApiClient, obj: KubeObject<ApiKeySpec>): Promise<{ ok: true; keys: KeyRecord[] } | { ok: false; outcome: Outcome }> {
-  const listed = await api.call('GET /api/keys');
-  if (!listed.ok) return { ok: false, outcome: apiFailure(listed.error, 'Listing the client keys') };
-  return { ok: true, keys: listed.body.keys.filter((k) => k.tags.includes(uidTag(obj.metadata.uid))) };
-}
+/** The id of the key whose plaintext the Secret holds. */
+const heldKeyId = (secret: SecretObject | undefined) => (secret?.data?.[SECRET_KEY] ? secret.metadata.annotations?.[KEY_ID_ANNOTATION] : undefined);
 
-/** Reads the Secret and plans which remote key it should hold; the remote keys are those carrying the UID tag. */
-async function readAndPlan(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, mine: readonly KeyRecord[]): Promise<{ ok: true; plan: KeyPlan; secret: SecretObject | undefined } | { ok: false; outcome: Outcome }> {
+type Planned = { ok: true; plan: KeyPlan; secret: SecretObject | undefined; inSecret: string | undefined } | { ok: false; outcome: Outcome };
+
+/**
+ * Reads the Secret and plans which remote key it should hold; the remote keys are those carrying the UID tag. An
+ * adopted key whose plaintext the Secret does not hold (nobody but its creator has it) is kept, not reissued: it is
+ * serving, and a rotation is how the Secret gets a key.
+ */
+async function readAndPlan(ctx: ReconcileContext, obj: KubeObject<ApiKeySpec>, mine: readonly KeyRecord[]): Promise<Planned> {
   const s = await readKeySecret(ctx.kube, obj);
   if (!s.ok) return s;
-  const heldId = s.secret?.data?.[SECRET_KEY] ? s.secret.metadata.annotations?.[KEY_ID_ANNOTATION] : undefined;
+  const inSecret = heldKeyId(s.secret);
+  const adopted = mine.some((k) => k.id === obj.spec.adoptId) ? obj.spec.adoptId : undefined;
   const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
   const rotatedFor = s.secret?.metadata.annotations?.[ROTATED_FOR_ANNOTATION] ?? (obj.status ?? {}).rotation;
-  return { ok: true, plan: planKey(mine, heldId, rotation, rotatedFor), secret: s.secret };
+  return { ok: true, plan: planKey(mine, inSecret ?? adopted, rotation, rotatedFor), secret: s.secret, inSecret };
 }
 
+/** What finish reports besides the key: the connection it was made through, and whether the Secret holds its plaintext. */
+interface Placed { connection: string; inSecret: boolean }
+
 /** The key is in place: the per-key budgets follow the spec, then the status reports the key (masked). */
-async function finish(ctx: ReconcileContext, w: Pick<KeyWork, 'obj' | 'grants' | 'rotation'>, applied: Extract<Applied, { ok: true }>): Promise<Outcome> {
+async function finish(ctx: ReconcileContext, w: Pick<KeyWork, 'obj' | 'grants' | 'rotation'>, applied: Extract<Applied, { ok: true }>, placed: Placed): Promise<Outcome> {
   const { obj, grants: g, rotation } = w;
   const { id, event } = applied;
   const status = obj.status ?? {};
   const previousBudgets = Array.isArray(status.budgetProxyIds) ? (status.budgetProxyIds as string[]) : [];
   const fields: Record<string, unknown> = {
-    id, secretName: secretNameOf(obj), budgetProxyIds: g.budgets.map((b) => b.proxyId), ...(rotation !== undefined ? { rotation } : {}),
+    id, secretName: placed.inSecret ? secretNameOf(obj) : '', connection: placed.connection,
+    budgetProxyIds: g.budgets.map((b) => b.proxyId), ...(rotation !== undefined ? { rotation } : {}),
   };
   const budgets = await syncBudgets(ctx.api, id, g.budgets, previousBudgets);
   if (budgets) return { ...budgets, fields: { ...fields, budgetProxyIds: previousBudgets } };
   const masked = applied.masked || ((await maskedKeyOf(ctx.api, id)) ?? String(status.maskedKey ?? ''));
-  return ok({ ...fields, maskedKey: masked }, 'The client key matches the spec', event);
+  if (placed.inSecret) return ok({ ...fields, maskedKey: masked }, 'The client key matches the spec', event);
+  const message = `The adopted client key ${id} matches the spec; its plaintext is only with whoever created it, so no Secret is written until a rotation (annotate ${ROTATE_ANNOTATION})`;
+  const o = ok({ ...fields, maskedKey: masked }, message, obj.status?.id ? event : { type: 'Normal', reason: 'Adopted', message: `Adopted client key ${id}` });
+  return { ...o, ready: { ...o.ready, message } };
+}
+
+/** The connection the remote key lives behind: the one recorded when it was made, else where its proxies are reached. */
+function connectionOf(obj: KubeObject<ApiKeySpec>, objects: ReconcileContext['objects']) {
+  const recorded = parseConnectionKey(obj.status?.connection);
+  if (recorded) return recorded;
+  const route = routeKey(obj, objects);
+  return route.ok ? route.via : { refused: route.revoked ? keepRevokedMessage(obj, route.outcome) : route.outcome };
 }
 
 export const apiKeyReconciler: Reconciler<typeof apiKeySpecSchema> = {
   kind: 'ApiKey',
   spec: apiKeySpecSchema,
 
+  connectionOf,
+
   async reconcile(ctx, obj) {
+    const route = routeKey(obj, ctx.objects);
+    const left = await leaveConnection(ctx, obj, route);
+    if (left) return left;
+    if (!route.ok) return route.outcome;
     const grants = await resolveGrants(ctx, obj);
     if (!grants.ok) return grants.outcome;
     const g = grants.value;
     const keyName = remoteKeyName(obj.metadata.namespace!, obj.metadata.name);
     const body = { mcpPermissions: g.mcpPermissions, llmPermissions: g.llmPermissions, customTags: g.customTags };
 
-    const mine = await keysOf(ctx.api, obj);
+    const listed = await keysOf(ctx.api, obj);
+    if (!listed.ok) return listed.outcome;
+    const mine = await adoptKey(ctx, obj, listed.keys, route.via);
     if (!mine.ok) return mine.outcome;
-    const planned = await readAndPlan(ctx, obj, mine.keys);
+    const planned = await readAndPlan(ctx, obj, mine.value);
     if (!planned.ok) return planned.outcome;
     const rotation = obj.metadata.annotations?.[ROTATE_ANNOTATION];
     const applied = await applyPlan(ctx, planned.plan, { obj, grants: g, keyName, body, secret: planned.secret, rotation });
     if (!applied.ok) return applied.outcome;
     const gone = await deleteLeftovers(ctx.api, planned.plan.leftovers);
     if (gone) return gone;
-    return finish(ctx, { obj, grants: g, rotation }, applied);
+    const inSecret = planned.plan.action === 'mint' || planned.inSecret === applied.id;
+    return finish(ctx, { obj, grants: g, rotation }, applied, { connection: connectionKey(route.via), inSecret });
   },
 
   async cleanup(ctx, obj) {
+    if (obj.spec.deletionPolicy === 'Orphan') return orphanKeys(ctx, obj);
     const mine = await keysOf(ctx.api, obj);
     if (!mine.ok) return mine.outcome;
     for (const k of mine.keys) {

@@ -13,12 +13,24 @@ import { paths, secretValue, type KubeObject, type SecretObject } from '../kube/
 import { DEFAULT_CONNECTION_SECRET, FINALIZER, KIND_NAMES } from '../kinds/specs.ts';
 import { endpointOf, parseApiUrl, type ApiUrlAllowList } from './api-url-allow-list.ts';
 import { failed, waiting, type Outcome } from './outcome.ts';
-import type { ObjectIndex } from './types.ts';
+import type { ConnectionRef, ObjectIndex } from './types.ts';
 
 export type Connection = { ok: true; api: ApiClient; secretName: string } | { ok: false; missing: boolean; outcome: Outcome };
 
 export const connectionSecretOf = (obj: KubeObject) =>
   (obj.spec as { connectionRef?: { name?: string } } | undefined)?.connectionRef?.name ?? DEFAULT_CONNECTION_SECRET;
+
+/** `<namespace>/<name>`: how an ApiKey's status records the connection its remote key was made through. */
+export const connectionKey = (ref: ConnectionRef) => `${ref.namespace}/${ref.name}`;
+
+export function parseConnectionKey(value: unknown): ConnectionRef | undefined {
+  if (typeof value !== 'string') return undefined;
+  const [namespace, name, ...rest] = value.split('/');
+  return namespace && name && !rest.length ? { namespace, name } : undefined;
+}
+
+/** The connections ApiKeys of any namespace hold their remote keys through (status.connection). */
+const heldByKeys = (objects: ObjectIndex) => new Set(objects.list('ApiKey').map((k) => k.status?.connection).filter((c) => typeof c === 'string' && c));
 
 export class Connections {
   readonly #kube: KubeClient;
@@ -35,8 +47,12 @@ export class Connections {
   }
 
   async resolve(obj: KubeObject): Promise<Connection> {
-    const ns = obj.metadata.namespace!;
-    const name = connectionSecretOf(obj);
+    return this.resolveAt({ namespace: obj.metadata.namespace!, name: connectionSecretOf(obj) }, !obj.metadata.deletionTimestamp);
+  }
+
+  /** The connection Secret `ref`; `protect`: put the finalizer on it (not for an object that is being deleted). */
+  async resolveAt(ref: ConnectionRef, protect: boolean): Promise<Connection> {
+    const { namespace: ns, name } = ref;
     const r = await this.#kube.get<SecretObject>(paths.secret(ns, name));
     if (!r.ok && r.status === 404) {
       return { ok: false, missing: true, outcome: waiting('ConnectionSecretMissing', `Secret ${name} (keys url and token of the management API) does not exist in namespace ${ns}`, {}, 10_000) };
@@ -44,7 +60,7 @@ export class Connections {
     if (!r.ok) return { ok: false, missing: false, outcome: failed('ConnectionSecretUnreadable', `reading Secret ${name} failed: ${r.message}`) };
     const target = this.#target(name, r.body);
     if (!target.ok) return { ok: false, missing: true, outcome: target.outcome };
-    if (!obj.metadata.deletionTimestamp) await this.#protect(ns, name, r.body);
+    if (protect) await this.#protect(ns, name, r.body);
     return { ok: true, api: new ApiClient({ endpoint: target.endpoint, token: target.token, userAgent: this.#userAgent }), secretName: name };
   }
 
@@ -77,10 +93,13 @@ export class Connections {
     if (!p.ok && p.status !== 409) this.#log.warn('could not protect the connection Secret with a finalizer', { namespace: ns, secret: name, error: p.message });
   }
 
-  /** Removes the Secret's finalizer once no object of the namespace refers to it. */
+  /**
+   * Removes the Secret's finalizer once no object of the namespace refers to it and no ApiKey (of any namespace) holds
+   * a remote key made through it: those keys are deleted through it when their grant goes.
+   */
   async releaseIfUnused(namespace: string, name: string, objects: ObjectIndex): Promise<void> {
     const inUse = KIND_NAMES.some((k) => objects.list(k, namespace).some((o) => connectionSecretOf(o) === name));
-    if (inUse) return;
+    if (inUse || heldByKeys(objects).has(connectionKey({ namespace, name }))) return;
     const r = await this.#kube.get<SecretObject>(paths.secret(namespace, name));
     if (!r.ok) return;
     const finalizers = r.body.metadata.finalizers ?? [];

@@ -7,7 +7,7 @@ import { desiredAuth, sameAuth, type InboundAuth } from './inbound-auth.ts';
 import { proxyDependents } from './mcp-proxy.ts';
 import { ok } from './outcome.ts';
 import { mapBody } from './remote.ts';
-import { deleteRemoteProxy, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
+import { deleteRemoteProxy, ownerIn, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
 import type { Reconciler } from './types.ts';
 
 /** A proxy as listed; reading one adds its DNS pin, which the operator does not look at. */
@@ -71,7 +71,7 @@ export const llmProxyReconciler: Reconciler<typeof llmProxySpecSchema> = {
     };
     const { key: _key, ...body } = desired;
     const synced = await syncProxy(ctx.api, LLM_ROUTES, {
-      statusId: obj.status?.id, uid: metadata.uid,
+      statusId: obj.status?.id, uid: metadata.uid, adoptId: spec.adoptId, owner: ownerIn(ctx.objects, 'LlmProxy'),
       create: { ...body, ...(key ? { providerKey: key.value } : {}) },
       patchOf: (remote) => llmPatch(remote, desired, obj.status?.secretVersion),
     });
@@ -80,7 +80,7 @@ export const llmProxyReconciler: Reconciler<typeof llmProxySpecSchema> = {
   },
 
   async cleanup(ctx, obj) {
-    return deleteRemoteProxy(ctx.api, LLM_ROUTES, obj.status?.id, obj.metadata.uid);
+    return deleteRemoteProxy(ctx.api, LLM_ROUTES, { statusId: obj.status?.id, uid: obj.metadata.uid, policy: obj.spec.deletionPolicy });
   },
 
   dependents: (obj, objects) => proxyDependents('LlmProxy', obj, objects),

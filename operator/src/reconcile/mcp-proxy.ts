@@ -9,7 +9,7 @@ import { sameValue } from './compare.ts';
 import { desiredAuth, sameAuth, type InboundAuth } from './inbound-auth.ts';
 import { ok, type Outcome } from './outcome.ts';
 import { apiFailure, deleted, mapBody } from './remote.ts';
-import { deleteRemoteProxy, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
+import { deleteRemoteProxy, ownerIn, syncProxy, type ProxyRoutes } from './proxy-sync.ts';
 import type { ReconcileContext, Reconciler } from './types.ts';
 
 type McpRecord = ResponseOf<'GET /api/mcp/:id'>;
@@ -32,6 +32,7 @@ export interface McpDesired {
   url: string;
   authType: 'none' | 'bearer';
   auth: InboundAuth | null;
+  toolPinning: McpProxySpec['toolPinning'];
   /** The upstream token and the version of its Secret, when authType is bearer. */
   token?: { value: string; version: string };
 }
@@ -44,6 +45,7 @@ export function mcpPatch(remote: McpRecord, desired: McpDesired, sentSecretVersi
   if (remote.authType !== desired.authType) patch.authType = desired.authType;
   if (desired.token && (sentSecretVersion !== desired.token.version || remote.authType !== 'bearer')) patch.authToken = desired.token.value;
   if (!sameAuth(desired.auth, remote.auth)) patch.auth = desired.auth;
+  if (remote.toolPinning !== desired.toolPinning) patch.toolPinning = desired.toolPinning;
   return patch;
 }
 
@@ -65,11 +67,11 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
     if (!read.ok) return read.outcome;
     const { token } = read;
     const desired: McpDesired = {
-      name: remoteProxyName(spec.displayName ?? metadata.name, metadata.uid), url: spec.url, authType: upstream.type, auth: desiredAuth(spec.auth), token,
+      name: remoteProxyName(spec.displayName ?? metadata.name, metadata.uid), url: spec.url, authType: upstream.type, auth: desiredAuth(spec.auth), toolPinning: spec.toolPinning, token,
     };
     const synced = await syncProxy(ctx.api, MCP_ROUTES, {
-      statusId: obj.status?.id, uid: metadata.uid,
-      create: { name: desired.name, url: desired.url, authType: desired.authType, ...(token ? { authToken: token.value } : {}), auth: desired.auth },
+      statusId: obj.status?.id, uid: metadata.uid, adoptId: spec.adoptId, owner: ownerIn(ctx.objects, 'McpProxy'),
+      create: { name: desired.name, url: desired.url, authType: desired.authType, ...(token ? { authToken: token.value } : {}), auth: desired.auth, toolPinning: desired.toolPinning },
       patchOf: (remote) => mcpPatch(remote, desired, obj.status?.secretVersion),
     });
     if (!synced.ok) return synced.outcome;
@@ -84,11 +86,11 @@ export const mcpProxyReconciler: Reconciler<typeof mcpProxySpecSchema> = {
       const failed = await rediscover(ctx.api, remote, fields, signature);
       if (failed) return failed;
     }
-    return ok(fields, 'The remote object matches the spec', synced.event);
+    return withToolChanges(ctx.api, remote.id, spec.toolPinning, ok(fields, 'The remote object matches the spec', synced.event));
   },
 
   async cleanup(ctx, obj) {
-    return deleteRemoteProxy(ctx.api, MCP_ROUTES, obj.status?.id, obj.metadata.uid);
+    return deleteRemoteProxy(ctx.api, MCP_ROUTES, { statusId: obj.status?.id, uid: obj.metadata.uid, policy: obj.spec.deletionPolicy });
   },
 
   dependents: (obj, objects) => proxyDependents('McpProxy', obj, objects),
@@ -120,6 +122,38 @@ async function rediscover(api: ApiClient, remote: { id: string; tools: McpRecord
   return undefined;
 }
 
+/** How often a proxy with pinning on is asked for pending tool changes: a gateway, not the operator, detects them. */
+export const TOOL_CHANGES_POLL_MS = 60_000;
+const MAX_NAMED_TOOLS = 10;
+
+/**
+ * The ToolChangesPending condition (docs/kubernetes.md, McpProxy): True while the upstream serves tool definitions
+ * nobody approved. With toolPinning block the proxy refuses every request until then, so Ready is False too.
+ */
+export function toolChangesOutcome(o: Outcome, toolPinning: McpProxySpec['toolPinning'], pending: readonly { tool: string; change: string }[]): Outcome {
+  if (toolPinning === 'off') {
+    return { ...o, conditions: { ToolChangesPending: { status: 'False', reason: 'PinningOff', message: 'spec.toolPinning is off: tool definitions are not compared' } } };
+  }
+  const requeue: Outcome['requeue'] = { kind: 'after', ms: TOOL_CHANGES_POLL_MS };
+  if (!pending.length) {
+    return { ...o, requeue, conditions: { ToolChangesPending: { status: 'False', reason: 'NoChanges', message: 'The upstream serves the approved tool definitions' } } };
+  }
+  const named = pending.slice(0, MAX_NAMED_TOOLS).map((p) => `${p.tool} (${p.change})`).join(', ');
+  const more = pending.length > MAX_NAMED_TOOLS ? ` and ${pending.length - MAX_NAMED_TOOLS} more` : '';
+  const message = `${pending.length} tool definition(s) differ from the approved catalog: ${named}${more}. Review them with GET /api/mcp/:id/tool-changes or in the dashboard, then approve (POST /api/mcp/:id/tool-changes/approve); toolPinning ${toolPinning} applies until then`;
+  const pendingCondition = { status: 'True' as const, reason: 'ToolDefinitionsChanged', message };
+  const ready = toolPinning === 'block' ? { status: 'False' as const, reason: 'ToolChangesPending', message } : o.ready;
+  return { ...o, ready, requeue, conditions: { ToolChangesPending: pendingCondition } };
+}
+
+/** Reads the pending tool changes of a proxy with pinning on, into its conditions; a failed read is retried with backoff. */
+async function withToolChanges(api: ApiClient, id: string, toolPinning: McpProxySpec['toolPinning'], o: Outcome): Promise<Outcome> {
+  if (toolPinning === 'off') return toolChangesOutcome(o, toolPinning, []);
+  const r = await api.call('GET /api/mcp/:id/tool-changes', { params: { id } });
+  if (!r.ok) return { ...apiFailure(r.error, 'Reading the pending tool changes'), fields: o.fields };
+  return toolChangesOutcome(o, toolPinning, r.body.pending);
+}
+
 /** The proxy matches its spec but cannot serve its catalog yet: Synced, not Ready, retried with backoff. */
 function discoveryFailed(o: Outcome, fields: Record<string, unknown>): Outcome {
   return {
@@ -131,7 +165,10 @@ function discoveryFailed(o: Outcome, fields: Record<string, unknown>): Outcome {
   };
 }
 
-/** ApiKeys and RuleSets of the namespace that refer to this proxy: they wait for its id, tools and resources. */
+/**
+ * RuleSets of the namespace and ApiKeys of any namespace that refer to this proxy: they wait for its id, tools and
+ * resources, and a shared proxy's grants decide whether they may use it.
+ */
 export function proxyDependents(kind: 'McpProxy' | 'LlmProxy', obj: KubeObject, objects: ReconcileContext['objects']) {
   const ns = obj.metadata.namespace!;
   const name = obj.metadata.name;
@@ -141,9 +178,11 @@ export function proxyDependents(kind: 'McpProxy' | 'LlmProxy', obj: KubeObject, 
     if (t?.kind === kind && t.name === name) out.push({ kind: 'RuleSet', namespace: ns, name: rs.metadata.name });
   }
   const field = kind === 'McpProxy' ? ['mcpPermissions'] : ['llmPermissions', 'llmBudgets'];
-  for (const key of objects.list('ApiKey', ns)) {
-    const spec = key.spec as Record<string, Array<{ proxyRef?: { name?: string } }> | undefined>;
-    if (field.some((f) => spec[f]?.some((p) => p.proxyRef?.name === name))) out.push({ kind: 'ApiKey', namespace: ns, name: key.metadata.name });
+  for (const key of objects.list('ApiKey')) {
+    const keyNs = key.metadata.namespace!;
+    const spec = key.spec as Record<string, Array<{ proxyRef?: { name?: string; namespace?: string } }> | undefined>;
+    const names = (p: { proxyRef?: { name?: string; namespace?: string } }) => p.proxyRef?.name === name && (p.proxyRef.namespace ?? keyNs) === ns;
+    if (field.some((f) => spec[f]?.some(names))) out.push({ kind: 'ApiKey', namespace: keyNs, name: key.metadata.name });
   }
   return out;
 }

@@ -20,6 +20,8 @@ export interface Outcome {
   fields: Record<string, unknown>;
   synced: ConditionValue;
   ready: ConditionValue;
+  /** Conditions of the kind's own besides Ready and Synced (McpProxy's ToolChangesPending), by type. */
+  conditions?: Record<string, ConditionValue>;
   requeue: Requeue;
   event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
 }
@@ -75,6 +77,7 @@ export function nextConditions(prev: readonly Condition[] | undefined, o: Outcom
       ...(generation === undefined ? {} : { observedGeneration: generation }),
     };
   };
-  const others = (prev ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'Synced');
-  return [set('Ready', o.ready), set('Synced', o.synced), ...others];
+  const own = Object.entries(o.conditions ?? {}).map(([type, v]) => set(type, v));
+  const others = (prev ?? []).filter((c) => c.type !== 'Ready' && c.type !== 'Synced' && !o.conditions?.[c.type]);
+  return [set('Ready', o.ready), set('Synced', o.synced), ...own, ...others];
 }

@@ -9,7 +9,7 @@ import { combine } from './rule-set.ts';
 const rs = (name: string, order: number, rules: unknown[]): KubeObject<RuleSetSpec> => ({
   apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet',
   metadata: { name, namespace: 'ns', uid: name, resourceVersion: '1' },
-  spec: { targetRef: { kind: 'McpProxy', name: 'p' }, order, rules: rules as RuleSetSpec['rules'] },
+  spec: { deletionPolicy: 'Delete', targetRef: { kind: 'McpProxy', name: 'p' }, order, rules: rules as RuleSetSpec['rules'] },
 });
 const acl = { rule_type: 'ip_acl', tools: ['*'], action: 'deny', cidrs: ['203.0.113.7'] };
 const lambda = (name: string) => ({ rule_type: 'lambda', tools: ['*'], phase: 'access', name, lua_code: 'svc.log.info("x")' });

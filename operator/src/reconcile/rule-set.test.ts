@@ -8,7 +8,7 @@ import type { ObjectIndex } from './types.ts';
 const rs = (name: string, order: number, rules: unknown[], target = 'p'): KubeObject<RuleSetSpec> => ({
   apiVersion: 'tollgate.dev/v1alpha1', kind: 'RuleSet',
   metadata: { name, namespace: 'ns', uid: name, resourceVersion: '1' },
-  spec: { targetRef: { kind: 'McpProxy', name: target }, order, rules: rules as RuleSetSpec['rules'] },
+  spec: { deletionPolicy: 'Delete', targetRef: { kind: 'McpProxy', name: target }, order, rules: rules as RuleSetSpec['rules'] },
 });
 const limit = (name: string) => ({ rule_type: 'rate_limit', tools: ['*'], name, match_key: 'ip', threshold: 5, timespan: 60 });
 const index = (objs: KubeObject[]): ObjectIndex => ({ get: () => undefined, list: (kind) => (kind === 'RuleSet' ? objs : []) });

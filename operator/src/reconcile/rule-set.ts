@@ -93,6 +93,8 @@ export const ruleSetReconciler: Reconciler<typeof ruleSetSpecSchema> = {
   },
 
   async cleanup(ctx, obj) {
+    // Orphan: the stored array keeps this set's rules (the other sets' reconciles store them again only on a change).
+    if (obj.spec.deletionPolicy === 'Orphan') return undefined;
     const ns = obj.metadata.namespace!;
     const { targetRef } = obj.spec;
     const target = ctx.objects.get(targetRef.kind, ns, targetRef.name);

@@ -11,8 +11,12 @@ import type { SecretRead } from './secrets.ts';
 
 export interface ObjectIndex {
   get(kind: Kind, namespace: string, name: string): KubeObject | undefined;
-  list(kind: Kind, namespace: string): KubeObject[];
+  /** The objects of a kind in one namespace, or in every watched namespace when `namespace` is undefined. */
+  list(kind: Kind, namespace?: string): KubeObject[];
 }
+
+/** A connection Secret: the management API and the PAT whose user owns what is made through it. */
+export interface ConnectionRef { namespace: string; name: string }
 
 export interface ReconcileContext {
   kube: KubeClient;
@@ -30,6 +34,11 @@ export interface Reconciler<S extends z.ZodType = z.ZodType> {
   reconcile(ctx: ReconcileContext, obj: KubeObject<z.output<S>>): Promise<Outcome>;
   /** Deletes what the object created remotely: undefined when done (the finalizer goes), else why not yet. */
   cleanup(ctx: ReconcileContext, obj: KubeObject<z.output<S>>): Promise<Outcome | undefined>;
+  /**
+   * Where the remote object is reached when that is not the object's own connection Secret (an ApiKey on proxies
+   * shared from another namespace), or why the object may not be reconciled at all yet; undefined: its own.
+   */
+  connectionOf?(obj: KubeObject<z.output<S>>, objects: ObjectIndex): ConnectionRef | { refused: Outcome } | undefined;
   /** Objects of other kinds to look at again when this one changes (dependents waiting for it). */
   dependents?(obj: KubeObject, objects: ObjectIndex): Array<{ kind: Kind; namespace: string; name: string }>;
 }
