@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { inboundAuthSchema } from './inbound-auth.ts';
 import { MAX_LAMBDAS_PER_PROXY, MAX_RULES_PER_PROXY, ruleSchema } from './rules/registry.ts';
+import { toolPinningSchema } from './tool-pinning.ts';
+
+export * from './tool-pinning.ts';
 
 /** A string field with short, user-facing messages for the usual mistakes. */
 function text(max: number) {
@@ -29,6 +32,7 @@ export const mcpCreateSchema = z.object({
   authType: authType.default('none'),
   authToken: authToken.nullable().optional(),
   auth: inboundAuth.optional(),
+  toolPinning: toolPinningSchema.default('off'),
 }).describe('A new MCP server proxy.');
 
 export const mcpPatchSchema = z.object({
@@ -37,6 +41,7 @@ export const mcpPatchSchema = z.object({
   authType: authType.optional(),
   authToken: authToken.nullable().optional(),
   auth: inboundAuth.optional(),
+  toolPinning: toolPinningSchema.optional(),
 }).describe('Any subset of the MCP server fields; omitted fields keep their value.');
 
 export type McpCreateInput = z.output<typeof mcpCreateSchema>;

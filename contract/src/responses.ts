@@ -7,6 +7,7 @@ import { AUTH_MODES } from './inbound-auth.ts';
 import { BUDGET_PERIODS } from './llm.ts';
 import { PROVIDER_IDS } from './providers.ts';
 import { ruleSchema } from './rules/registry.ts';
+import { toolApproveResultSchema, toolChangesSchema, toolPinningSchema } from './tool-pinning.ts';
 
 const unixSeconds = z.number().int().describe('Unix seconds.');
 
@@ -34,7 +35,11 @@ export const mcpToolSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   inputSchema: z.record(z.string(), z.unknown()),
-}).describe('A tool of the upstream catalog, as discovered.');
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  fingerprint: z.string().optional()
+    .describe('SHA-256 (hex) of the canonical JSON of name, description, inputSchema, outputSchema and annotations: the pinned definition. Absent in catalogs discovered before tool pinning existed.'),
+}).describe('A tool of the upstream catalog, as discovered and approved.');
 
 export const resourceSummarySchema = z.strictObject({
   id: z.string(),
@@ -57,6 +62,7 @@ export const mcpServerRecordSchema = z.strictObject({
   url: z.string(),
   authType: z.enum(['none', 'bearer']),
   auth: inboundAuthRecordSchema.nullable(),
+  toolPinning: toolPinningSchema,
   tools: z.array(mcpToolSchema),
   resources: z.array(resourceSummarySchema),
   createdAt: unixSeconds,
@@ -292,6 +298,8 @@ export const RESPONSES = {
   'PATCH /api/mcp/:id': mcpServerRecordSchema,
   'DELETE /api/mcp/:id': deleted,
   'POST /api/mcp/:id/tools': z.strictObject({ tools: z.array(mcpToolSchema) }),
+  'GET /api/mcp/:id/tool-changes': toolChangesSchema,
+  'POST /api/mcp/:id/tool-changes/approve': toolApproveResultSchema,
   'POST /api/mcp/:id/re-resolve': z.strictObject({ pin: pinSchema.nullable() }),
   'DELETE /api/mcp/:id/cache': z.strictObject({ dropped: z.number().int() }),
   'GET /api/mcp/:id/resources': z.strictObject({ resources: z.array(resourceSummarySchema) }),

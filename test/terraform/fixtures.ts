@@ -82,6 +82,7 @@ output "llm_id" { value = tollgate_llm_proxy.chat.id }
 output "tools" { value = tollgate_mcp_server.tools.tools }
 output "email" { value = data.tollgate_profile.me.email }
 output "host_by_name" { value = data.tollgate_mcp_server.by_name.proxy_host }
+output "pinning_by_name" { value = data.tollgate_mcp_server.by_name.tool_pinning }
 ${v.extra ?? ''}
 `;
 }

@@ -14,6 +14,12 @@ import { connect } from '@tollgate/testkit/mcp-kit.ts';
 import { CLI_NAMES, cliSkip, findCli, installProvider, providerVersion, terraform, type CliName, type Terraform } from './kit.ts';
 import { mainTf, type Vars } from './fixtures.ts';
 
+/**
+ * `tool_pinning` of `tollgate_mcp_server.tools`, in an override file that terraform and tofu merge into the block of
+ * main.tf: every later main.tf of the steps keeps the mode without a variant of the shared configuration.
+ */
+const pinning = (mode: string) => ({ 'pinning_override.tf': `resource "tollgate_mcp_server" "tools" {\n  tool_pinning = "${mode}"\n}\n` });
+
 /** The body of a call that must succeed. */
 function must<T>(r: ApiResult<T>): T {
   if (!r.ok) throw new Error(`HTTP ${r.error.status}: ${r.error.message}`);
@@ -80,6 +86,7 @@ function steps(name: CliName, shared: Shared) {
   });
 
   test('apply creates every object, and the secrets never appear in the output', async () => {
+    tf.write(pinning('hide'));
     const r = await apply({ mcpUrl: upstream.url });
     timings.firstApply = r.ms;
     assert.match(r.stdout, /Apply complete! Resources: 7 added, 0 changed, 0 destroyed/);
@@ -88,10 +95,12 @@ function steps(name: CliName, shared: Shared) {
     assert.deepEqual([...(out.tools as string[])].sort(), ['add', 'ask', 'big', 'counter', 'echo', 'headers', 'secret', 'slow']);
     assert.equal(out.email, user.email);
     assert.match(String(out.host_by_name), new RegExp(`^${String(out.mcp_id)}\\.`));
+    assert.equal(out.pinning_by_name, 'hide');
     assert.doesNotMatch(r.stdout, new RegExp(String(out.agent_key)));
 
     const mcp = must(await api.call('GET /api/mcp/:id', { params: { id: String(out.mcp_id) } }));
     assert.equal(mcp.resources.length, 1);
+    assert.equal(mcp.toolPinning, 'hide');
     const rules = must(await api.call('GET /api/mcp/:id/rules', { params: { id: String(out.mcp_id) } }));
     assert.deepEqual(rules.rules.map((x) => x.rule_type), ['rate_limit', 'tool_description_inject']);
     const llm = must(await api.call('GET /api/llm/:id', { params: { id: String(out.llm_id) } }));
@@ -126,10 +135,16 @@ function steps(name: CliName, shared: Shared) {
 
   test('changes the API makes in place are planned and applied in place', async () => {
     const before = await tf.outputs();
+    tf.write(pinning('block'));
     const r = await apply({ ...vars, budgetCap: 75, threshold: 5 });
-    assert.match(r.stdout, /Apply complete! Resources: 0 added, 2 changed, 0 destroyed/);
+    assert.match(r.stdout, /tollgate_mcp_server\.tools will be updated in-place/);
+    assert.match(r.stdout, /~ tool_pinning\s+= "hide" -> "block"/);
+    assert.match(r.stdout, /Apply complete! Resources: 0 added, 3 changed, 0 destroyed/);
     const after = await tf.outputs();
     assert.equal(after.llm_id, before.llm_id);
+    assert.equal(after.mcp_id, before.mcp_id);
+    assert.equal(must(await api.call('GET /api/mcp/:id', { params: { id: String(after.mcp_id) } })).toolPinning, 'block');
+    assert.equal(after.pinning_by_name, 'block', 'the data source reads the setting too');
     const llm = must(await api.call('GET /api/llm/:id', { params: { id: String(after.llm_id) } }));
     assert.equal(llm.budget?.capUsd, 75);
     const rules = must(await api.call('GET /api/mcp/:id/rules', { params: { id: String(after.mcp_id) } }));
@@ -255,6 +270,17 @@ resource "tollgate_mcp_server" "jwt" {
     assert.doesNotMatch(j.stderr, /auth\.issuer/);
     assert.match(j.stderr, /\d+:\s+auth = \{/, 'terraform points at the auth block');
     tf.write({ 'main.tf': mainTf(vars) });
+
+    // A mode the contract does not know: refused at validate time in the contract's words, before anything reaches
+    // the API; the proxy stays as it was.
+    tf.write(pinning('loud'));
+    const m = await tf.run('validate');
+    assert.notEqual(m.code, 0);
+    assert.match(m.stderr, /tool_pinning: must be off, warn, hide or block/);
+    // (The value sits in an override file, which terraform merges into main.tf's block, so it points at the block.)
+    const out = await tf.outputs();
+    assert.equal(must(await api.call('GET /api/mcp/:id', { params: { id: String(out.mcp_id) } })).toolPinning, 'block');
+    tf.write(pinning('block'));
   });
 
   test('a wrong token is a clear 401 diagnostic', async () => {

@@ -7,7 +7,7 @@ import { RESPONSES } from '../responses.ts';
 import { codeBodySchema, loginBodySchema } from '../session.ts';
 import { createKeyBodySchema, updateKeyBodySchema } from '../keys.ts';
 import { budgetSchema, createLlmProxySchema, patchLlmProxySchema } from '../llm.ts';
-import { jwksTestSchema, mcpCreateSchema, mcpPatchSchema, resourceCreateSchema, resourcePatchSchema, rulesPutSchema } from '../mcp.ts';
+import { jwksTestSchema, mcpCreateSchema, mcpPatchSchema, resourceCreateSchema, resourcePatchSchema, rulesPutSchema, toolApproveSchema } from '../mcp.ts';
 
 export type RouteKey = keyof typeof RESPONSES;
 
@@ -22,6 +22,7 @@ export const REQUEST_BODIES = {
   'POST /api/mcp': mcpCreateSchema,
   'PATCH /api/mcp/:id': mcpPatchSchema,
   'POST /api/mcp/jwks/test': jwksTestSchema,
+  'POST /api/mcp/:id/tool-changes/approve': toolApproveSchema,
   'POST /api/mcp/:id/resources': resourceCreateSchema,
   'PATCH /api/mcp/:id/resources/:rid': resourcePatchSchema,
   'PUT /api/mcp/:id/rules': rulesPutSchema,

@@ -20,6 +20,7 @@ export const mcpServerDataSource: LookupDataSource = {
       auth_type: mcp({ from: 'authType' }),
       proxy_host: mcp({ from: 'proxyHost' }),
       tools: mcp({ from: 'tools', type: ['list', 'string'], description: 'Names of the discovered tools.' }),
+      tool_pinning: mcp({ from: 'toolPinning' }),
     },
   },
   validate: validateIdOrName,
@@ -27,7 +28,7 @@ export const mcpServerDataSource: LookupDataSource = {
     what: 'MCP server',
     one: (client, id) => client.call('GET /api/mcp/:id', { params: { id } }),
     list: (client) => listed(client.call('GET /api/mcp'), 'servers'),
-    toState: (r) => ({ id: r.id, name: r.name, url: r.url, auth_type: r.authType, proxy_host: r.proxyHost, tools: r.tools.map((t) => t.name) }),
+    toState: (r) => ({ id: r.id, name: r.name, url: r.url, auth_type: r.authType, proxy_host: r.proxyHost, tools: r.tools.map((t) => t.name), tool_pinning: r.toolPinning }),
   }),
 };
 

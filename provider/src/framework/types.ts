@@ -34,6 +34,11 @@ export interface Attribute {
   forceNew?: boolean;
   /** Computed and unchanged by updates: the plan keeps the prior value instead of marking it unknown. */
   stable?: boolean;
+  /**
+   * Checks a known value against the contract at validate time (`terraform validate` and `plan`), so a value the API
+   * would refuse is reported on its line before anything is sent; the message of the first problem, or undefined.
+   */
+  check?: (value: unknown) => string | undefined;
 }
 
 export interface Schema {

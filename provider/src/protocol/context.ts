@@ -1,6 +1,6 @@
 // What every RPC adapter shares within one provider process: the definition, the configured client (set by
 // ConfigureProvider), type lookups and the logger. Adapters throw on misuse; the RPC wrapper reports it.
-import type { DataSourceType, Diagnostic, ObjectValue, ProviderDefinition, ResourceType, Result } from '../framework/types.ts';
+import type { Attribute, DataSourceType, Diagnostic, ObjectValue, ProviderDefinition, ResourceType, Result } from '../framework/types.ts';
 import { errorDiagnostic } from './diagnostics.ts';
 import type { Logger } from './log.ts';
 
@@ -64,4 +64,16 @@ export function callValidate(summary: string, validate: ((config: ObjectValue) =
   } catch (error) {
     return [errorDiagnostic(summary, error)];
   }
+}
+
+/** The contract checks of the top-level attributes that have one (Attribute.check), on the values already known. */
+export function checkAttributes(attributes: Record<string, Attribute>, config: ObjectValue | null): Diagnostic[] {
+  if (config === null) return [];
+  const out: Diagnostic[] = [];
+  for (const [name, attr] of Object.entries(attributes)) {
+    const value = config[name];
+    const problem = attr.check && typeof value === 'string' ? attr.check(value) : undefined;
+    if (problem) out.push({ severity: 'error', summary: 'Invalid value', detail: `${name}: ${problem}`, path: [name] });
+  }
+  return out;
 }

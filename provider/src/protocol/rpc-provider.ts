@@ -1,6 +1,6 @@
 // Provider-level RPCs: metadata, schema, provider configuration and resource validation.
 import type { Schema } from '../framework/types.ts';
-import { callHook, callValidate, dataSourceType, resourceType, type ProviderContext } from './context.ts';
+import { callHook, callValidate, checkAttributes, dataSourceType, resourceType, type ProviderContext } from './context.ts';
 import { decodeObject } from './cty.ts';
 import { hasErrors, toWireDiagnostics } from './diagnostics.ts';
 import { toWireSchema } from './schema.ts';
@@ -72,7 +72,8 @@ export function validateResourceConfig<Client>(context: ProviderContext<Client>)
     const resource = resourceType(context, request.type_name ?? '');
     const type = objectType(resource.schema.attributes);
     const config = decodeObject(request.config, type);
-    return { diagnostics: toWireDiagnostics(callValidate('Invalid configuration', resource.validate?.bind(resource), config), type) };
+    const diagnostics = [...checkAttributes(resource.schema.attributes, config), ...callValidate('Invalid configuration', resource.validate?.bind(resource), config)];
+    return { diagnostics: toWireDiagnostics(diagnostics, type) };
   };
 }
 

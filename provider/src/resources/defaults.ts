@@ -14,6 +14,7 @@ export const DEFAULTS = {
   clockSkewS: defaultOf(inboundAuthSchema.shape.clockSkewS),
   hardBlock: defaultOf(budgetSchema.shape.hardBlock),
   mcpAuthType: defaultOf(mcpCreateSchema.shape.authType),
+  mcpToolPinning: defaultOf(mcpCreateSchema.shape.toolPinning),
   allowedModels: defaultOf(createLlmProxySchema.shape.allowedModels),
   logConversations: defaultOf(createLlmProxySchema.shape.logConversations),
   mimeType: defaultOf(resourceCreateSchema.shape.mimeType),

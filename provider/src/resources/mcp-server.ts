@@ -48,7 +48,9 @@ export const mcpServerResource: ResourceType<ApiClient> = {
   schema: MCP_SERVER.schema,
   validate: validateInboundAuth,
   modifyPlan({ prior, config, planned }) {
-    const out: ObjectValue = { ...planned, auth_type: config.auth_type ?? DEFAULTS.mcpAuthType, auth: planInboundAuth(config.auth) };
+    const out: ObjectValue = {
+      ...planned, auth_type: config.auth_type ?? DEFAULTS.mcpAuthType, tool_pinning: config.tool_pinning ?? DEFAULTS.mcpToolPinning, auth: planInboundAuth(config.auth),
+    };
     const rediscover = bool(config, 'discover_tools') === true && (!prior || prior.url !== config.url || prior.discover_tools !== true);
     out.tools = rediscover ? UNKNOWN : (prior?.tools ?? []);
     return { planned: out };

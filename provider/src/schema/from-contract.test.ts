@@ -39,7 +39,10 @@ test('required, optional and computed come from the body schema; a null default 
   });
   const a = r.schema.attributes;
   assert.deepEqual(a.name, { type: 'string', required: true, description: 'Name.' });
-  assert.deepEqual(a.color, { type: 'string', optional: true, computed: true, description: 'Paint. One of red, blue. Default red.' });
+  const { check, ...color } = a.color!;
+  assert.deepEqual(color, { type: 'string', optional: true, computed: true, description: 'Paint. One of red, blue. Default red.' });
+  assert.equal(check!('blue'), undefined, 'an enum is checked at validate time against the contract');
+  assert.match(String(check!('green')), /red.*blue|blue.*red/);
   assert.deepEqual(a.note, { type: 'string', optional: true, description: 'Free text.' });
   assert.deepEqual(a.tags, { type: ['list', 'string'], optional: true, computed: true, description: 'Tags.' });
   assert.equal(a.limits?.nested?.nesting, 'single');

@@ -158,6 +158,7 @@ function argument(schema: z.ZodType, where: string, facts: FieldFacts): { attrib
   else base.required = true;
   if (u.hasDefault && u.defaultValue !== null) base.computed = true;
   if (facts.forceNew) base.forceNew = true;
+  if (enumValues(u.inner)) base.check = (value) => { const r = u.inner.safeParse(value); return r.success ? undefined : r.error.issues[0]?.message; };
   const def = defOf(u.inner);
   const nesting = def.type === 'array' ? 'list' : 'single';
   if (facts.attributes) return { attribute: { ...base, nested: { nesting, attributes: facts.attributes } } };

@@ -37,6 +37,11 @@ export const GATEWAY_EVENT_TYPES = {
    * (details.reason). A detail, so a request keeps one outcome.
    */
   stream_error: 'info',
+  /**
+   * Tool pinning: a gateway saw an upstream tool definition that differs from the approved one (details: mode,
+   * change, fingerprints, diff). Once per new definition across replicas; calls it withholds are `deny` outcomes.
+   */
+  tool_changed: 'info',
 } as const;
 
 export type GatewayEventType = keyof typeof GATEWAY_EVENT_TYPES | (string & {});

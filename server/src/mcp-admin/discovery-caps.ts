@@ -5,7 +5,7 @@ import type { McpTool } from '../snapshot/snapshot.ts';
 
 /** Tools one MCP server may expose (a key grant names at most 500 tools; `["*"]` reaches them all). */
 export const MAX_TOOLS = 1000;
-/** One tool as stored (name, description, inputSchema as JSON), in bytes. */
+/** One tool definition (name, description, inputSchema, outputSchema, annotations as JSON), in bytes. */
 export const MAX_TOOL_BYTES = 64 * 1024;
 /** The whole stored catalog, in bytes. */
 export const MAX_CATALOG_BYTES = 2 * 1024 * 1024;
@@ -26,7 +26,9 @@ export class CatalogCollector {
     if (this.tools.length >= MAX_TOOLS) {
       throw new CatalogTooLarge(`the tool catalog has more than ${MAX_TOOLS} tools; an MCP server may expose at most ${MAX_TOOLS}`);
     }
-    const size = Buffer.byteLength(JSON.stringify(tool));
+    // The definition as the upstream sent it: the fingerprint Tollgate adds is not the upstream's to pay for.
+    const { fingerprint: _fp, ...definition } = tool;
+    const size = Buffer.byteLength(JSON.stringify(definition));
     if (size > MAX_TOOL_BYTES) {
       throw new CatalogTooLarge(`tool ${shown(tool.name)} is ${size} bytes; one tool definition may be at most ${MAX_TOOL_BYTES} bytes`);
     }

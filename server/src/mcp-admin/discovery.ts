@@ -7,7 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import { z } from 'zod';
 import type { McpTool } from '../snapshot/snapshot.ts';
+import { pinnedTool, toolDefinition } from '../gateway/mcp/pinning/definition.ts';
 import { createPinnedAgent } from '../net/pinned-dispatcher.ts';
 import type { Pin } from '../net/upstream-guard.ts';
 import { PACKAGE_VERSION } from '../version.ts';
@@ -52,18 +54,25 @@ function capped(res: Response, maxBytes: number, onOverflow: (err: Error) => voi
   return new Response(res.body.pipeThrough(limit), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/**
+ * A tools/list page read without the SDK's Tool schema: that one drops members it does not know (annotations it has
+ * no field for, for instance), and the pinned definition must be what the upstream sent, as the gateway sees it.
+ */
+const LIST_PAGE = z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })), nextCursor: z.string().optional() });
+
 async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
   const catalog = new CatalogCollector();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
-    for (const t of r.tools) catalog.add({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema });
+    const r = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LIST_PAGE, { timeout });
+    for (const t of r.tools) catalog.add(pinnedTool(toolDefinition(t)!));
     cursor = r.nextCursor;
     if (!cursor) return catalog.tools;
   }
   throw CatalogCollector.tooManyPages();
 }
 
+/** The upstream's catalog: every tool with its pinned definition and fingerprint. */
 export async function discoverTools(o: DiscoveryOptions): Promise<McpTool[]> {
   let overflow: (err: Error) => void = () => undefined;
   const overflowed = new Promise<never>((_, reject) => { overflow = reject; });

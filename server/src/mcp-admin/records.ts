@@ -3,6 +3,7 @@
 // resource `content` only on the single-resource forms.
 import type { mcpServerRecordSchema, resourceRecordSchema, resourceSummarySchema } from '@tollgate/contract';
 import type { z } from 'zod';
+import type { ToolPinningMode } from '@tollgate/contract';
 import type { InboundAuth, McpTool } from '../snapshot/snapshot.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Pin } from '../net/upstream-guard.ts';
@@ -21,6 +22,7 @@ export type McpRow = {
   tools: McpTool[];
   pin: Pin | null;
   created_at: number;
+  tool_pinning: ToolPinningMode;
 };
 
 export type ResourceRow = {
@@ -59,6 +61,7 @@ export function mcpRecord(row: McpRow, resources: ResourceSummary[], proxyDomain
     url: row.url,
     authType: row.auth_type,
     auth: row.auth ?? null,
+    toolPinning: row.tool_pinning ?? 'off',
     tools: row.tools ?? [],
     resources,
     createdAt: Number(row.created_at),

@@ -51,10 +51,10 @@ export async function createMcpServer(s: Services, userId: string, body: unknown
   const { record, version } = await s.db.tx(async (q) => {
     await assertMcpQuota(q, userId);
     const [row] = await q.query<McpRow>(
-      `INSERT INTO mcp_servers (id, user_id, name, url, auth_type, auth_token_enc, auth, tools, pin, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, '[]'::jsonb, $8::jsonb, $9) RETURNING *`,
+      `INSERT INTO mcp_servers (id, user_id, name, url, auth_type, auth_token_enc, auth, tools, pin, created_at, tool_pinning)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, '[]'::jsonb, $8::jsonb, $9, $10) RETURNING *`,
       [id, userId, input.name, input.url, input.authType, token === null ? null : s.secrets.seal(token, tokenAad(id)),
-        JSON.stringify(auth), JSON.stringify(pin), now],
+        JSON.stringify(auth), JSON.stringify(pin), now, input.toolPinning],
     );
     const version = await createGatewayObjects(q, {
       proxyId: id, kind: 'mcp', userId, upstreamUrl: input.url, auth, proxyDomain: s.config.proxyDomain, nowS: now,
@@ -64,6 +64,16 @@ export async function createMcpServer(s: Services, userId: string, body: unknown
   await s.configChanged(version);
   return record;
 }
+
+/**
+ * Pinning compares with fingerprints, which catalogs discovered before tool pinning existed lack: switching it on for
+ * one would withhold or block every tool, so the owner runs discovery first (which pins what the upstream serves now).
+ */
+function assertPinnable(row: McpRow): void {
+  if ((row.tools ?? []).some((t) => !t.fingerprint)) throw new HttpError(409, MSG_UNPINNED_CATALOG);
+}
+
+export const MSG_UNPINNED_CATALOG = 'toolPinning: the tool catalog was discovered before tool pinning existed and has no fingerprints; run tool discovery (POST /api/mcp/:id/tools) first';
 
 export async function listMcpServers(s: Services, userId: string): Promise<McpServerRecord[]> {
   const rows = await s.db.query<McpRow>('SELECT * FROM mcp_servers WHERE user_id = $1 ORDER BY created_at, id', [userId]);
@@ -92,11 +102,13 @@ export async function updateMcpServer(s: Services, userId: string, id: string, b
     );
     const tokenEnc = upstream.token.kind === 'set' ? s.secrets.seal(upstream.token.token, tokenAad(id))
       : upstream.token.kind === 'clear' ? null : cur.auth_token_enc;
+    const toolPinning = input.toolPinning ?? cur.tool_pinning;
+    if (toolPinning !== 'off' && cur.tool_pinning === 'off') assertPinnable(cur);
     const [row] = await q.query<McpRow>(
-      `UPDATE mcp_servers SET name = $2, url = $3, auth_type = $4, auth_token_enc = $5, auth = $6::jsonb, pin = $7::jsonb
+      `UPDATE mcp_servers SET name = $2, url = $3, auth_type = $4, auth_token_enc = $5, auth = $6::jsonb, pin = $7::jsonb, tool_pinning = $8
         WHERE id = $1 RETURNING *`,
       [id, input.name ?? cur.name, input.url ?? cur.url, upstream.authType, tokenEnc,
-        JSON.stringify(auth === undefined ? cur.auth : auth), JSON.stringify(pin === undefined ? cur.pin : pin)],
+        JSON.stringify(auth === undefined ? cur.auth : auth), JSON.stringify(pin === undefined ? cur.pin : pin), toolPinning],
     );
     if (input.url !== undefined) await setUpstream(q, id, input.url);
     if (auth !== undefined) await setPluginAuth(q, id, auth, now);

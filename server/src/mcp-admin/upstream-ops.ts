@@ -10,9 +10,15 @@ import type { Services } from '../services.ts';
 import { DiscoveryFailed, discoverTools } from './discovery.ts';
 import type { McpRow } from './records.ts';
 import { lockOwnedMcp, tokenAad } from './servers.ts';
+import { clearForDiscovery, recordApproval, type Actor } from './tool-pinning.ts';
 
-/** Calls tools/list on the upstream, stores the catalog (the gateway filters tools/list by it) and returns it. */
-export async function refreshTools(s: Services, userId: string, id: string, timeoutMs?: number): Promise<McpTool[]> {
+/**
+ * Calls tools/list on the upstream, stores the catalog (the gateway filters tools/list by it, tool pinning compares
+ * with its fingerprints) and returns it. Pending tool changes are cleared: discovery pins what the upstream serves,
+ * and is recorded as their approval by the actor.
+ */
+export async function refreshTools(s: Services, actor: Actor, id: string, timeoutMs?: number): Promise<McpTool[]> {
+  const userId = actor.userId;
   const row = await requireMcp<McpRow>(s.db, userId, id);
   const pin = row.pin ?? await pinOr400(s.upstreams, row.url, 'url');
   const bearerToken = row.auth_type === 'bearer' && row.auth_token_enc ? s.secrets.open(row.auth_token_enc, tokenAad(id)) : undefined;
@@ -23,14 +29,16 @@ export async function refreshTools(s: Services, userId: string, id: string, time
     if (err instanceof DiscoveryFailed) throw new HttpError(502, err.message);
     throw err;
   }
-  const version = await s.db.tx(async (q) => {
+  const { version, cleared } = await s.db.tx(async (q) => {
     const cur = await lockOwnedMcp(q, userId, id); // deleted meanwhile: 404
     // The URL changed while we were asking the old upstream: its catalog is not this server's any more.
     if (cur.url !== row.url) throw new HttpError(409, 'The MCP server URL changed during discovery; run it again');
+    const cleared = await clearForDiscovery(q, cur);
     await q.query('UPDATE mcp_servers SET tools = $2::jsonb WHERE id = $1', [id, JSON.stringify(tools)]);
-    return bumpConfigVersion(q);
+    return { version: await bumpConfigVersion(q), cleared };
   });
   await s.configChanged(version);
+  if (cleared.length) recordApproval(s, actor, { mcpId: id, changes: cleared, via: 'discovery' });
   return tools;
 }
 

@@ -1,5 +1,5 @@
 // Builds a Snapshot from storage: a handful of queries per config version, never per request.
-import type { ProviderId } from '@tollgate/contract';
+import type { ProviderId, ToolDefinition, ToolPinningMode } from '@tollgate/contract';
 import type { SecretBox } from '../crypto/secrets.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Rule } from '@tollgate/contract';
@@ -9,7 +9,7 @@ import { checkSnapshotSchema } from './schema-version.ts';
 import { QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 import {
   DEFAULT_AUTH, DEFAULT_LLM_MAX_REQ_BODY_KB, DEFAULT_LLM_MAX_RESP_BODY_KB, DEFAULT_MCP_MAX_REQ_BODY_KB, DEFAULT_MCP_MAX_RESP_BODY_KB, type BudgetConfig, type ClientCredential,
-  type InboundAuth, type McpTool, type OwnerLimits, type ProxyConfig, type Snapshot, type SyntheticResource,
+  type InboundAuth, type McpTool, type OwnerLimits, type PendingToolChange, type ProxyConfig, type Snapshot, type SyntheticResource,
 } from './snapshot.ts';
 
 interface ServiceRow {
@@ -33,8 +33,9 @@ export async function loadSnapshot(q: Queryable, secrets: SecretBox): Promise<Sn
        FROM gateway_services s JOIN gateway_plugins p ON p.service_id = s.id JOIN consumers co ON co.user_id = s.user_id`,
   );
   const routes = await q.query<{ service_id: string; kind: 'host' | 'path'; match: string }>('SELECT service_id, kind, match FROM gateway_routes');
-  const mcps = new Map((await q.query<{ id: string; name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null }>(
-    'SELECT id, name, auth_type, auth_token_enc, tools, pin FROM mcp_servers')).map((r) => [r.id, r]));
+  const mcps = new Map((await q.query<McpRow & { id: string }>(
+    'SELECT id, name, auth_type, auth_token_enc, tools, pin, tool_pinning FROM mcp_servers')).map((r) => [r.id, r]));
+  const toolChanges = await q.query<ToolChangeRow>('SELECT mcp_id, tool, fingerprint, definition, detected_at FROM mcp_tool_changes ORDER BY tool');
   const llms = new Map((await q.query<{ id: string; name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null }>(
     'SELECT id, name, provider, allowed_models, provider_key_enc, log_conversations, budget, pin FROM llm_proxies')).map((r) => [r.id, r]));
   const resources = await q.query<{ id: string; mcp_id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>(
@@ -45,10 +46,11 @@ export async function loadSnapshot(q: Queryable, secrets: SecretBox): Promise<Sn
     'SELECT c.id, c.consumer_id, co.user_id, c.key_hash, c.tags, c.is_pat FROM credentials c JOIN consumers co ON co.id = c.consumer_id');
 
   const resByMcp = groupBy(resources, (r) => r.mcp_id);
+  const changesByMcp = groupBy(toolChanges, (r) => r.mcp_id);
   const budgetsByLlm = groupBy(keyBudgets, (r) => r.llm_id);
   const proxies = new Map<string, ProxyConfig>();
   const byService = new Map<string, string>();
-  const rows: ProxyRows = { mcps, llms, resByMcp, budgetsByLlm };
+  const rows: ProxyRows = { mcps, llms, resByMcp, budgetsByLlm, changesByMcp };
   for (const s of services) {
     const p = buildProxy(s, secrets, rows);
     if (!p) continue;
@@ -77,7 +79,8 @@ function limitsFrom(tags: string[]): OwnerLimits {
   };
 }
 
-type McpRow = { name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null };
+type McpRow = { name: string; auth_type: string; auth_token_enc: string | null; tools: McpTool[]; pin: Pin | null; tool_pinning: ToolPinningMode };
+type ToolChangeRow = { mcp_id: string; tool: string; fingerprint: string; definition: ToolDefinition; detected_at: number };
 type LlmRow = { name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null };
 
 /** The per-kind rows of one snapshot load, keyed by proxy id (built once per load, shared by every service). */
@@ -86,6 +89,7 @@ interface ProxyRows {
   llms: Map<string, LlmRow>;
   resByMcp: Map<string, Array<{ id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>>;
   budgetsByLlm: Map<string, Array<{ credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>>;
+  changesByMcp: Map<string, ToolChangeRow[]>;
 }
 
 type ProxyBase = Pick<ProxyConfig, 'id' | 'userId' | 'upstreamUrl' | 'auth' | 'rules' | 'limits'>;
@@ -104,10 +108,19 @@ function buildMcp(base: ProxyBase, secrets: SecretBox, rows: ProxyRows): ProxyCo
   const resources: SyntheticResource[] = (rows.resByMcp.get(base.id) ?? []).map((r) => ({
     id: r.id, uri: r.uri, name: r.name, description: r.description, mimeType: r.mime_type, content: r.content,
   }));
+  const tools = m.tools ?? [];
   return {
-    ...base, kind: 'mcp', name: m.name, pin: m.pin, tools: m.tools ?? [], resources,
+    ...base, kind: 'mcp', name: m.name, pin: m.pin, tools, resources,
+    toolPinning: m.tool_pinning ?? 'off', pendingToolChanges: pendingChanges(tools, rows.changesByMcp.get(base.id) ?? []),
     upstreamToken: m.auth_type === 'bearer' && m.auth_token_enc ? secrets.open(m.auth_token_enc, `mcp:${base.id}`) : undefined,
   };
+}
+
+/** The pending rows that still differ from the pinned catalog (a gateway may record a definition just approved). */
+function pendingChanges(tools: McpTool[], changes: ToolChangeRow[]): PendingToolChange[] {
+  const pinned = new Map(tools.map((t) => [t.name, t.fingerprint]));
+  return changes.filter((c) => pinned.get(c.tool) !== c.fingerprint)
+    .map((c) => ({ tool: c.tool, fingerprint: c.fingerprint, definition: c.definition, detectedAt: Number(c.detected_at) }));
 }
 
 function buildLlm(base: ProxyBase, secrets: SecretBox, rows: ProxyRows): ProxyConfig | undefined {

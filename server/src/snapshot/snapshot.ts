@@ -2,7 +2,7 @@
 // memory. It knows nothing of HTTP handlers, CRDs or Terraform; gateway tests can build one by hand.
 import type { Rule } from '@tollgate/contract';
 import type { Pin } from '../net/upstream-guard.ts';
-import type { ProviderId } from '@tollgate/contract';
+import type { ProviderId, ToolDefinition, ToolPinningMode } from '@tollgate/contract';
 
 export interface InboundAuth {
   mode: 'svc_api_key' | 'jwt';
@@ -22,6 +22,18 @@ export interface McpTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /** SHA-256 of the canonical definition (gateway/mcp/pinning/definition.ts); absent in catalogs older than pinning. */
+  fingerprint?: string;
+}
+
+/** A tool definition a gateway saw upstream that differs from the pinned catalog and nobody has approved yet. */
+export interface PendingToolChange {
+  tool: string;
+  fingerprint: string;
+  definition: ToolDefinition;
+  detectedAt: number;
 }
 
 export interface SyntheticResource {
@@ -58,8 +70,13 @@ export interface McpProxyConfig extends ProxyBase {
   kind: 'mcp';
   /** Decrypted upstream bearer token (authType bearer). */
   upstreamToken: string | undefined;
+  /** The pinned (approved) catalog. */
   tools: McpTool[];
   resources: SyntheticResource[];
+  /** Tool pinning; a snapshot built by hand (unit tests) may leave it out, which means `off`. */
+  toolPinning?: ToolPinningMode;
+  /** Pending differences whose fingerprint is not the pinned one (approved rows are left out at load). */
+  pendingToolChanges?: PendingToolChange[];
 }
 
 export interface LlmProxyConfig extends ProxyBase {

@@ -1,5 +1,6 @@
 // One MCP proxy: where clients reach it, its upstream (edit, DNS pin), the tool catalog, synthetic resources, rules,
 // and delete.
+import { useState } from 'preact/hooks';
 import { api, failure } from '../../api.ts';
 import { ConfirmDelete } from '../../components/confirm-delete.tsx';
 import { DnsPin } from '../../components/dns-pin.tsx';
@@ -10,10 +11,13 @@ import { href, navigate } from '../../router.ts';
 import { EditMcp } from './edit.tsx';
 import { McpResources } from './resources.tsx';
 import { McpTools } from './tools.tsx';
+import { McpToolPinning } from './tool-pinning.tsx';
 
 export function McpDetail({ id }: { id: string }) {
   const rec = useApi(() => api.call('GET /api/mcp/:id', { params: { id } }), [id]);
   const s = rec.data;
+  // A discovery approves every pending tool change on the server: the pinning section reads its list again.
+  const [discoveries, setDiscoveries] = useState(0);
   async function remove() {
     const r = await api.call('DELETE /api/mcp/:id', { params: { id } });
     if (r.ok) navigate('/mcp');
@@ -33,7 +37,9 @@ export function McpDetail({ id }: { id: string }) {
             <DnsPin pin={s.pin} reResolve={() => api.call('POST /api/mcp/:id/re-resolve', { params: { id } })} />
           </section>
           <EditMcp server={s} onSaved={rec.set} />
-          <McpTools id={id} tools={s.tools} />
+          {/* An approval pins new definitions: the catalog is shown again from the record read after it. */}
+          <McpTools key={s.tools.map((t) => t.fingerprint ?? t.name).join()} id={id} tools={s.tools} onDiscovered={() => setDiscoveries((n) => n + 1)} />
+          <McpToolPinning key={discoveries} id={id} onApproved={() => void rec.reload()} />
           <McpResources id={id} />
           <RulesSection kind="mcp" id={id} />
           <section aria-labelledby="mcp-delete">

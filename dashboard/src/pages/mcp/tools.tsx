@@ -7,7 +7,7 @@ import { Button, ErrorLine } from '../../components/form.tsx';
 
 type Tool = ResponseOf<'POST /api/mcp/:id/tools'>['tools'][number];
 
-export function McpTools(p: { id: string; tools: Tool[] }) {
+export function McpTools(p: { id: string; tools: Tool[]; onDiscovered?: () => void }) {
   const [tools, setTools] = useState(p.tools);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -21,6 +21,7 @@ export function McpTools(p: { id: string; tools: Tool[] }) {
     if (r.ok) {
       setTools(r.body.tools);
       setStatus(`Discovered ${r.body.tools.length} tool${r.body.tools.length === 1 ? '' : 's'}.`);
+      p.onDiscovered?.();
     }
   }
   async function drain(tool: string) {

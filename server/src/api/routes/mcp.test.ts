@@ -63,7 +63,7 @@ describe('POST /api/mcp', () => {
     assert.equal(r.status, 201);
     const s = r.body.server;
     assert.match(s.id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual(Object.keys(s).sort(), ['auth', 'authType', 'createdAt', 'id', 'name', 'proxyHost', 'resources', 'tools', 'url']);
+    assert.deepEqual(Object.keys(s).sort(), ['auth', 'authType', 'createdAt', 'id', 'name', 'proxyHost', 'resources', 'toolPinning', 'tools', 'url']);
     assert.equal(s.name, 'docs');
     assert.equal(s.url, UPSTREAM);
     assert.equal(s.authType, 'none');
@@ -580,7 +580,7 @@ test('a NUL character anywhere in a JSON body is a 400 naming the field, never a
   const rules = await t.request('PUT', `/api/mcp/${id}/rules`, { token: u.pat, body: { rules: [{ rule_type: 'response_replace', tools: ['*'], pattern: 'a', replacement: '\u0000' }] } });
   assert.deepEqual([rules.status, rules.body], [400, { error: 'rules[0].replacement: must not contain NUL characters' }]);
   const key = await t.request('POST', '/api/keys', { token: u.pat, body: { ['na\u0000me']: 'k' } });
-  assert.deepEqual([key.status, key.body], [400, { error: 'na\u0000me: must not contain NUL characters' }]);
+  assert.deepEqual([key.status, key.body], [400, { error: '"na\\u0000me": must not contain NUL characters' }]);
   // An escaped backslash followed by u0000 is ordinary text.
   const fine = await t.request('POST', '/api/mcp', { token: u.pat, body: { name: 'back\\u0000slash', url: UPSTREAM } });
   assert.equal(fine.status, 201, fine.text);

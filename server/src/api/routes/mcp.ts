@@ -7,6 +7,10 @@ import {
   createMcpServer, deleteMcpServer, getMcpServer, listMcpServers, updateMcpServer,
 } from '../../mcp-admin/servers.ts';
 import { drainToolCache, refreshTools, reResolve } from '../../mcp-admin/upstream-ops.ts';
+import { approveToolChanges, readToolChanges, type Actor } from '../../mcp-admin/tool-pinning.ts';
+import type { AuthedContext } from '../../http/router.ts';
+
+const actor = (ctx: AuthedContext): Actor => ({ userId: ctx.auth.userId, email: ctx.auth.email, clientIp: ctx.clientIp });
 
 export function registerMcpRoutes(r: Router, s: Services): void {
   // Registered before the :id routes so "jwks" is never taken for an id.
@@ -35,8 +39,14 @@ export function registerMcpRoutes(r: Router, s: Services): void {
     return { deleted: true };
   }, { summary: 'Delete an MCP server: gateway objects, resources, key tags and cache go with it' });
 
-  r.add('POST', '/api/mcp/:id/tools', 'user', async (ctx) => ({ tools: await refreshTools(s, ctx.auth.userId, ctx.params.id!) }),
-    { summary: 'Discover the upstream tools (tools/list) and store the catalog' });
+  r.add('POST', '/api/mcp/:id/tools', 'user', async (ctx) => ({ tools: await refreshTools(s, actor(ctx), ctx.params.id!) }),
+    { summary: 'Discover the upstream tools (tools/list) and pin the catalog (pending tool changes count as approved)' });
+
+  r.add('GET', '/api/mcp/:id/tool-changes', 'user', async (ctx) => readToolChanges(s, ctx.auth.userId, ctx.params.id!),
+    { summary: 'The pending tool-definition differences (tool pinning)' });
+
+  r.add('POST', '/api/mcp/:id/tool-changes/approve', 'user', async (ctx) => approveToolChanges(s, actor(ctx), ctx.params.id!, await ctx.json()),
+    { summary: 'Approve pending tool-definition differences: one, several or (without tools) all' });
 
   r.add('POST', '/api/mcp/:id/re-resolve', 'user', async (ctx) => ({ pin: await reResolve(s, ctx.auth.userId, ctx.params.id!) }),
     { summary: 'Refresh the DNS pin of the upstream host' });

@@ -123,6 +123,11 @@ export class DataTollgateMcpServer extends cdktf.TerraformDataSource {
     return this.getStringAttribute('proxy_host');
   }
 
+  // tool_pinning - computed: true, optional: false, required: false
+  public get toolPinning() {
+    return this.getStringAttribute('tool_pinning');
+  }
+
   // tools - computed: true, optional: false, required: false
   public get tools() {
     return this.getListAttribute('tools');

@@ -50,6 +50,12 @@ export interface McpServerConfig extends cdktf.TerraformMetaArguments {
   */
   readonly name: string;
   /**
+  * What the gateway does when an upstream tool definition differs from the approved catalog: off (compare nothing), warn (pass, record a tool_changed event), hide (drop changed and new tools from tools/list and refuse calls to them) or block (refuse every MCP request of the proxy until the owner approves the change). Default off.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#tool_pinning McpServer#tool_pinning}
+  */
+  readonly toolPinning?: string;
+  /**
   * Upstream MCP endpoint (Streamable HTTP). Must be https and resolve only to public addresses.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/mcp_server#url McpServer#url}
@@ -349,6 +355,7 @@ export class McpServer extends cdktf.TerraformResource {
     this._authType = config.authType;
     this._discoverTools = config.discoverTools;
     this._name = config.name;
+    this._toolPinning = config.toolPinning;
     this._url = config.url;
   }
 
@@ -475,6 +482,22 @@ export class McpServer extends cdktf.TerraformResource {
     return this.getStringAttribute('proxy_host');
   }
 
+  // tool_pinning - computed: true, optional: true, required: false
+  private _toolPinning?: string; 
+  public get toolPinning() {
+    return this.getStringAttribute('tool_pinning');
+  }
+  public set toolPinning(value: string) {
+    this._toolPinning = value;
+  }
+  public resetToolPinning() {
+    this._toolPinning = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get toolPinningInput() {
+    return this._toolPinning;
+  }
+
   // tools - computed: true, optional: false, required: false
   public get tools() {
     return this.getListAttribute('tools');
@@ -506,6 +529,7 @@ export class McpServer extends cdktf.TerraformResource {
       auth_type: cdktf.stringToTerraform(this._authType),
       discover_tools: cdktf.booleanToTerraform(this._discoverTools),
       name: cdktf.stringToTerraform(this._name),
+      tool_pinning: cdktf.stringToTerraform(this._toolPinning),
       url: cdktf.stringToTerraform(this._url),
     };
   }
@@ -550,6 +574,12 @@ export class McpServer extends cdktf.TerraformResource {
       },
       name: {
         value: cdktf.stringToHclTerraform(this._name),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      tool_pinning: {
+        value: cdktf.stringToHclTerraform(this._toolPinning),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
