@@ -24,6 +24,8 @@ export interface StartOptions {
   inMemoryDb?: boolean;
   /** DNS lookup used by the SSRF guard (tests). */
   lookup?: Lookup;
+  /** The api role's gateway admin listener when this process knows it (the workers' of `serve --workers`). */
+  gatewayAdminUrl?: string;
 }
 
 export interface Tollgate {
@@ -51,7 +53,7 @@ export async function buildServices(config: Config, opts: StartOptions = {}): Pr
   const masterKey = embeddedMasterKey(config, log, !!opts.inMemoryDb);
   const db = await openDb(config, { inMemory: opts.inMemoryDb });
   const clock = opts.clock ?? systemClock;
-  const state = await openState(config, () => clock.nowMs());
+  const state = await openState(config, () => clock.nowMs(), log);
   const services: Services = {
     config, db, state, log, clock,
     secrets: new SecretBox(masterKey),
@@ -89,7 +91,7 @@ export async function startTollgate(config: Config, opts: StartOptions = {}): Pr
       };
       s.gatewayAdminUrl = g.adminUrl;
     } else {
-      s.gatewayAdminUrl = process.env.TOLLGATE_GATEWAY_ADMIN_URL || `http://${config.host}:${config.gatewayAdminPort}`;
+      s.gatewayAdminUrl = opts.gatewayAdminUrl || process.env.TOLLGATE_GATEWAY_ADMIN_URL || `http://${config.host}:${config.gatewayAdminPort}`;
     }
     if (role !== 'gateway') {
       // Loaded only by roles that serve the API, so a gateway-only replica does not carry it in memory.

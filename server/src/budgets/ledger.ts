@@ -162,15 +162,16 @@ export class BudgetLedger {
       await this.warmUp(e, nowMs).catch((err: unknown) => this.log.warn('budget window could not be read; tracking continues', { err, llm: e.scope.llmId }));
       return { v, othersReserved: 0, hard: false };
     }
-    const othersReserved = e.hard ? await this.reserve(e, estimate) : 0;
-    try {
-      v.spentMicro = await this.readSpent(e.scope, e.window, nowMs);
-    } catch (err) {
-      // A hard cap that can be read from neither store refuses (the caller answers 503); a soft one only flags.
-      if (e.hard) throw err;
-      this.log.warn('budget window could not be read; the soft cap is not flagged', { err, llm: e.scope.llmId });
-    }
-    return { v, othersReserved, hard: e.hard };
+    // The reservation and the read touch different keys and neither needs the other's answer, so they share one round
+    // trip. allSettled, not all: admit() releases the hold when this throws, which must not happen before the
+    // reservation is made (or it would stay reserved).
+    const [reserved, spent] = await Promise.allSettled([e.hard ? this.reserve(e, estimate) : 0, this.readSpent(e.scope, e.window, nowMs)]);
+    if (reserved.status === 'rejected') throw reserved.reason;
+    if (spent.status === 'fulfilled') v.spentMicro = spent.value;
+    // A hard cap that can be read from neither store refuses (the caller answers 503); a soft one only flags.
+    else if (e.hard) throw spent.reason;
+    else this.log.warn('budget window could not be read; the soft cap is not flagged', { err: spent.reason, llm: e.scope.llmId });
+    return { v, othersReserved: reserved.value, hard: e.hard };
   }
 
   /** Reserves the estimate; returns what the *other* requests in flight hold. */

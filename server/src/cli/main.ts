@@ -1,9 +1,10 @@
 // The `tollgate` command: serve, admin, operator, gen. Returns the process exit code.
-import { ConfigError, loadConfig, type Role } from '../config/config.ts';
+import { ConfigError, loadConfig, workerCount, type Config, type Role } from '../config/config.ts';
 import { servedHostNames } from '../gateway/host-check.ts';
 
 const USAGE = `usage:
-  tollgate serve [--role all|api|gateway]
+  tollgate serve [--role all|api|gateway] [--workers N|auto]
+                                  --workers: the gateway in N processes on one port (docs/scaling.md)
   tollgate admin user create --email E [--name N] [--password P]
   tollgate admin user tags --email E [--add TAG]... [--remove TAG]...
   tollgate admin user password --email E (--password P | --password-stdin)
@@ -89,9 +90,57 @@ async function startFailureLine(err: unknown): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * `--workers` (else TOLLGATE_GATEWAY_WORKERS). More than one needs the shared datastores: the embedded database and
+ * the in-process state belong to one process, and each worker is a gateway replica of its own.
+ */
+function parseWorkers(args: string[], role: Role, config: Config): number {
+  const i = args.indexOf('--workers');
+  const name = i >= 0 ? '--workers' : 'TOLLGATE_GATEWAY_WORKERS';
+  const n = i >= 0 ? workerCount(args[i + 1] ?? '', '--workers') : config.gatewayWorkers;
+  if (n === 1) return 1;
+  if (role === 'api') throw new ConfigError(name, 'runs gateway workers; the api role has none (use --role gateway or all)');
+  if (!config.databaseUrl || !config.redis) {
+    throw new ConfigError(name, 'more than one gateway worker needs DATABASE_URL and REDIS_URL (or a Redis Sentinel or Cluster): the embedded datastores belong to one process');
+  }
+  return n;
+}
+
+/** Runs `fn`; a start failure an operator must act on becomes its one line and exit code 1. */
+async function startFailureExit(fn: () => Promise<number>): Promise<number> {
+  try {
+    return await fn();
+  } catch (err) {
+    const line = err instanceof Error && err.name === 'WorkerStartFailed' ? err.message : await startFailureLine(err);
+    if (line === undefined) throw err;
+    process.stderr.write(`tollgate: ${line}\n`);
+    return 1;
+  }
+}
+
+/** A gateway worker of `serve --workers`, or the primary that runs them; undefined when there are no workers. */
+async function serveWorkers(args: string[], role: Role, config: Config): Promise<number | undefined> {
+  const { WORKER_ENV } = await import('../workers/messages.ts');
+  const isWorker = process.env[WORKER_ENV] === '1';
+  const workers = isWorker ? 1 : parseWorkers(args, role, config);
+  if (!isWorker && workers === 1) return undefined;
+  const { startTollgate } = await import('../app.ts');
+  if (isWorker) {
+    const { runGatewayWorker } = await import('../workers/worker.ts');
+    return startFailureExit(() => runGatewayWorker(config, (c) => startTollgate(c, { role: 'gateway' })));
+  }
+  const { serveWithWorkers } = await import('../workers/primary.ts');
+  return startFailureExit(() => serveWithWorkers(config, role, workers, (c, r, gatewayAdminUrl) => startTollgate(c, { role: r, gatewayAdminUrl })));
+}
+
 async function serve(args: string[]): Promise<number> {
   const role = parseRole(args);
   const config = loadConfig();
+  return (await serveWorkers(args, role, config)) ?? (await serveOne(role, config));
+}
+
+/** Both roles or one of them in this process. */
+async function serveOne(role: Role, config: Config): Promise<number> {
   const { startTollgate } = await import('../app.ts');
   const { bootstrapAdmin } = await import('./bootstrap.ts');
   let release = () => undefined as void;

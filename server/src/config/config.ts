@@ -3,7 +3,9 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { parseCidr, PROVIDER_IDS, type Cidr, type ProviderId } from '@tollgate/contract';
+import { redisTarget, type RedisTarget } from './redis.ts';
 
 export type Role = 'all' | 'api' | 'gateway';
 
@@ -19,9 +21,13 @@ export interface Config {
   /** PostgreSQL schema to use (tests isolate themselves with one schema each). */
   dbSchema: string | undefined;
   redisUrl: string | undefined;
+  /** The Redis of the state store: REDIS_URL, Sentinel or Cluster (config/redis.ts); undefined: in-process. */
+  redis: RedisTarget | undefined;
   /** Redis key prefix (tests isolate themselves with one prefix each). */
   redisPrefix: string;
   dataDir: string;
+  /** Embedded mode, Linux: the nice value of the database's thread (server/src/db/pglite-worker.ts). */
+  pgliteNice: number;
   masterKey: Buffer | undefined;
   upstreamAllowCidrs: Cidr[];
   upstreamAllowHttp: boolean;
@@ -49,6 +55,8 @@ export interface Config {
   streamOrphanMs: number;
   /** Bytes of request bodies one gateway process holds at once (docs/gateway.md, "What a request may cost"). */
   gatewayBodyBudgetMb: number;
+  /** Gateway worker processes sharing the gateway's port (TOLLGATE_GATEWAY_WORKERS; docs/scaling.md). */
+  gatewayWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -59,21 +67,24 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function port(env: Env, name: string, dflt: number): number {
+interface IntegerRule { min: number; max: number; what: string }
+
+/** An integer variable: dflt when unset or empty, else an integer from min to max, or a ConfigError saying `must be ${what}`. */
+function integer(env: Env, name: string, dflt: number, { min, max, what }: IntegerRule): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(name, `must be a port number, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(name, `must be ${what}, got "${raw}"`);
   return n;
 }
 
-function positiveInt(env: Env, name: string, dflt: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
-  return n;
-}
+const PORT: IntegerRule = { min: 0, max: 65535, what: 'a port number' };
+const POSITIVE: IntegerRule = { min: 1, max: Infinity, what: 'a positive integer' };
+// Only lowering a thread's priority needs no privilege, so negative values are refused rather than failing later.
+const NICE: IntegerRule = { min: 0, max: 19, what: 'an integer from 0 to 19' };
+
+const port = (env: Env, name: string, dflt: number) => integer(env, name, dflt, PORT);
+const positiveInt = (env: Env, name: string, dflt: number) => integer(env, name, dflt, POSITIVE);
 
 function bool(env: Env, name: string): boolean {
   const raw = (env[name] ?? '').toLowerCase();
@@ -154,6 +165,15 @@ function dbSchemaOf(env: Env): string | undefined {
   return dbSchema;
 }
 
+/** A positive count, or `auto`: one per core the process may use. */
+export function workerCount(raw: string | undefined, name: string): number {
+  if (raw === undefined || raw === '') return 1;
+  if (raw === 'auto') return availableParallelism();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0 || n > 256) throw new ConfigError(name, `must be a number of workers from 1 to 256 or "auto", got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const masterKey = parseMasterKey(env.TOLLGATE_MASTER_KEY);
@@ -163,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
   const providerBaseUrls = providerUrls(env);
   const proxyDomain = proxyDomainOf(env);
   const dbSchema = dbSchemaOf(env);
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   return {
     host: env.TOLLGATE_HOST || '127.0.0.1',
     apiPort: port(env, 'TOLLGATE_API_PORT', 8080),
@@ -172,9 +193,11 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayPublicHosts: hostList(env, 'TOLLGATE_GATEWAY_PUBLIC_HOSTS'),
     databaseUrl,
     dbSchema,
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl,
+    redis: redisTarget(env, redisUrl),
     redisPrefix: env.TOLLGATE_REDIS_PREFIX ?? 'tollgate:',
     dataDir: resolve(env.TOLLGATE_DATA_DIR || '.tollgate'),
+    pgliteNice: integer(env, 'TOLLGATE_PGLITE_NICE', 0, NICE),
     masterKey,
     upstreamAllowCidrs: cidrs(env, 'TOLLGATE_UPSTREAM_ALLOW_CIDRS'),
     upstreamAllowHttp: bool(env, 'TOLLGATE_UPSTREAM_ALLOW_HTTP'),
@@ -192,5 +215,6 @@ export function loadConfig(env: Env = process.env): Config {
     streamCheckpointMs: positiveInt(env, 'TOLLGATE_STREAM_CHECKPOINT_MS', 1000),
     streamOrphanMs: positiveInt(env, 'TOLLGATE_STREAM_ORPHAN_MS', 30_000),
     gatewayBodyBudgetMb: positiveInt(env, 'TOLLGATE_GATEWAY_BODY_BUDGET_MB', 64),
+    gatewayWorkers: workerCount(env.TOLLGATE_GATEWAY_WORKERS, 'TOLLGATE_GATEWAY_WORKERS'),
   };
 }

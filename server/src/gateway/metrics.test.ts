@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createKey, createProxy, INIT, putRules, rawPost } from '@tollgate/testkit/mcp-kit.ts';
 import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
+import { scrapeMetrics } from '@tollgate/testkit/metrics-scrape.ts';
 
 let e: LlmEnv;
 let up: McpUpstream;
@@ -18,18 +19,7 @@ after(async () => {
   await e.close();
 });
 
-/** The scrape as `name{labels}` → value. */
-async function scrape(): Promise<Map<string, number>> {
-  const r = await fetch(`${e.t.app.gateway!.adminUrl}/metrics`);
-  assert.equal(r.status, 200);
-  assert.match(r.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-  const out = new Map<string, number>();
-  for (const line of (await r.text()).split('\n')) {
-    const m = /^([a-z_]+(?:\{[^}]*\})?) (\S+)$/.exec(line);
-    if (m) out.set(m[1]!, Number(m[2]));
-  }
-  return out;
-}
+const scrape = () => scrapeMetrics(e.t.app.gateway!.adminUrl);
 
 test('a scrape after traffic counts responses, outcomes, rule decisions, upstream latency, budget blocks and the config version', async () => {
   const p = await createProxy(e.t, e.user, up.url);

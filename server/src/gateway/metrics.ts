@@ -26,13 +26,25 @@ export class GatewayMetrics {
     labelNames: ['scope'] as const, registers: [this.registry],
   });
   private readonly children = new Map<string, { inc(): void }>();
+  /** What GET /metrics answers: this registry, or in a gateway worker every worker's (server/src/workers/metrics.ts). */
+  private source: () => Promise<string> = () => this.registry.metrics();
 
   constructor(configVersion: () => number) {
     new Gauge({
-      name: 'tollgate_gateway_config_version', help: 'Configuration version the gateway serves.', registers: [this.registry],
+      name: 'tollgate_gateway_config_version', help: 'Configuration version the gateway serves (with workers: the lowest any serves).', registers: [this.registry],
+      aggregator: 'min',
       collect() { this.set(configVersion()); },
     });
     collectDefaultMetrics({ register: this.registry, prefix: 'tollgate_gateway_' });
+  }
+
+  /** The Prometheus text of GET /metrics. */
+  exposition(): Promise<string> {
+    return this.source();
+  }
+
+  answerWith(source: () => Promise<string>): void {
+    this.source = source;
   }
 
   private child(key: string, make: () => { inc(): void }): { inc(): void } {

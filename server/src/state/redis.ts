@@ -1,6 +1,14 @@
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisTarget } from '../config/redis.ts';
 import { DatastoreUnavailable } from '../db/db.ts';
+import { silentLogger, type Logger } from '../log.ts';
+import { connectRedis, reconnectWhenEnded, subscriberOf, type RedisClient } from './redis-connect.ts';
 import type { CounterResult, State } from './state.ts';
+
+// Redis Cluster: each script below reads and writes one key only, so it never spans hash slots, and no key needs a
+// hash tag `{...}`. The only commands given several keys are DEL (del, delPrefix): on a Cluster they are split into
+// one DEL per key (see del), since deleting several keys together needs no atomicity here. SCAN walks one server,
+// so delPrefix scans every master.
 
 // INCRBY plus expiry in one round trip, atomic on the server: a new key (or a sliding window) gets the TTL.
 const INCR_SCRIPT = `
@@ -21,37 +29,28 @@ if tonumber(ARGV[2]) > 0 and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PE
 return v
 `;
 
-/**
- * How long one command may take. Redis answers in well under a millisecond; one that does not answer at all (a
- * frozen process, a black-holed network) would otherwise hold every proxy request that touches it forever.
- */
-const COMMAND_TIMEOUT_MS = 1000;
 /** After a command timed out, calls fail at once for this long instead of each waiting out the timeout. */
 const SUSPEND_MS = 1000;
 
-// Errors that mean "Redis is not serving" (including a server still loading its data after a restart), as opposed to
-// an error in a command.
-const UNREACHABLE = /ECONNREFUSED|Connection is closed|ETIMEDOUT|max retries|Stream isn't writeable|ECONNRESET|Command timed out|^LOADING/i;
+// Errors that mean "Redis is not serving" (including a server still loading its data after a restart, a Cluster
+// without a master for a slot, a Sentinel setup between primaries), as opposed to an error in a command.
+const UNREACHABLE = /ECONNREFUSED|Connection is closed|ETIMEDOUT|max retries|Stream isn't writeable|ECONNRESET|Command timed out|^LOADING|^CLUSTERDOWN|^TRYAGAIN|^READONLY|^MASTERDOWN|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|All sentinels are unreachable/i;
 
 export class RedisState implements State {
   readonly kind = 'redis';
-  private readonly client: Redis;
-  private sub: Redis | undefined;
+  private readonly client: RedisClient;
+  private sub: RedisClient | undefined;
   private readonly handlers = new Map<string, Set<(m: string) => void>>();
   /** Set after a command timed out (see call()); 0 while Redis answers. */
   private suspendedUntil = 0;
   private probing = false;
+  private closed = false;
 
-  constructor(url: string, private readonly prefix: string) {
-    this.client = new Redis(url, {
-      keyPrefix: prefix,
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      connectTimeout: 3000,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      lazyConnect: false,
-    });
+  /** `target`: a redis:// URL, or any RedisTarget (one server, Sentinel, Cluster). */
+  constructor(target: string | RedisTarget, private readonly prefix: string, private readonly log: Logger = silentLogger) {
+    this.client = connectRedis(typeof target === 'string' ? { kind: 'url', url: target } : target, prefix);
     this.client.on('error', () => { /* surfaced per command as DatastoreUnavailable */ });
+    this.keepConnected(this.client, 'data');
     this.client.defineCommand('tgIncr', { numberOfKeys: 1, lua: INCR_SCRIPT });
     this.client.defineCommand('tgIncrIfExists', { numberOfKeys: 1, lua: INCR_IF_EXISTS_SCRIPT });
   }
@@ -92,6 +91,11 @@ export class RedisState implements State {
       const t = setTimeout(() => reject(new DatastoreUnavailable('redis')), 5000);
       this.client.once('ready', () => { clearTimeout(t); resolve(); });
     });
+  }
+
+  /** The servers a SCAN must walk: every master of a Cluster, else the one client. */
+  private scanTargets(): Array<Pick<RedisClient, 'scan'>> {
+    return this.client instanceof Cluster ? this.client.nodes('master') : [this.client];
   }
 
   async incr(key: string, by: number, ttlMs: number, refreshTtl = false): Promise<CounterResult> {
@@ -137,18 +141,31 @@ export class RedisState implements State {
     return this.call(() => this.client.pttl(key));
   }
 
+  /** Deletes keys; returns how many existed. On a Cluster one DEL per key, as the keys may be in different slots. */
   async del(...keys: string[]): Promise<void> {
-    if (keys.length) await this.call(() => this.client.del(...keys));
+    await this.delCount(keys);
+  }
+
+  private async delCount(keys: string[]): Promise<number> {
+    if (!keys.length) return 0;
+    if (!(this.client instanceof Cluster)) return this.call(() => this.client.del(...keys));
+    const counts = await Promise.all(keys.map((k) => this.call(() => this.client.del(k))));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async delPrefix(prefix: string): Promise<number> {
-    // SCAN matches full key names, so the client's keyPrefix is added by hand and stripped before DEL.
+    const counts = await Promise.all(this.scanTargets().map((node) => this.delPrefixOn(node, prefix)));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /** SCAN matches full key names (on a Cluster node too), so keyPrefix is added by hand and stripped before DEL. */
+  private async delPrefixOn(node: Pick<RedisClient, 'scan'>, prefix: string): Promise<number> {
     let cursor = '0';
     let n = 0;
     do {
-      const [next, keys] = await this.call(() => this.client.scan(cursor, 'MATCH', `${this.prefix}${prefix}*`, 'COUNT', 500));
+      const [next, keys] = await this.call(() => node.scan(cursor, 'MATCH', `${this.prefix}${prefix}*`, 'COUNT', 500));
       cursor = next;
-      if (keys.length) n += await this.call(() => this.client.del(...keys.map((k) => k.slice(this.prefix.length))));
+      n += await this.delCount(keys.map((k) => k.slice(this.prefix.length)));
     } while (cursor !== '0');
     return n;
   }
@@ -160,8 +177,9 @@ export class RedisState implements State {
   async subscribe(channel: string, onMessage: (message: string) => void) {
     const full = this.prefix + channel;
     if (!this.sub) {
-      this.sub = this.client.duplicate({ keyPrefix: '', enableOfflineQueue: true, maxRetriesPerRequest: null });
+      this.sub = subscriberOf(this.client);
       this.sub.on('error', () => undefined);
+      this.keepConnected(this.sub, 'pub/sub');
       this.sub.on('message', (ch: string, msg: string) => {
         for (const h of this.handlers.get(ch) ?? []) h(msg);
       });
@@ -180,7 +198,14 @@ export class RedisState implements State {
     await this.call(() => this.client.ping());
   }
 
+  private keepConnected(client: RedisClient, connection: string): void {
+    reconnectWhenEnded(client, () => this.closed, () => {
+      this.log.warn('redis: the client gave up after a Sentinel failover; connecting again through the sentinels', { connection });
+    });
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     this.sub?.disconnect();
     this.client.disconnect();
   }

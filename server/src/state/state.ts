@@ -1,5 +1,5 @@
 // Hot state shared by gateway replicas: counters, caches, bans, budget windows and change notifications.
-// Redis when REDIS_URL is set; otherwise in-process (one node only).
+// Redis when REDIS_URL (or a Sentinel or Cluster: docs/scaling.md) is set; otherwise in-process (one node only).
 
 export interface CounterResult {
   /** Value after the increment. */
