@@ -72,10 +72,18 @@ export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs =
 /** The p-quantile (0..1) of an ascending array, NaN when it is empty. */
 export const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 
-/** utime and stime of a process in seconds, all threads (fields 14 and 15 after the name; CLK_TCK is 100). */
+/**
+ * The fields of a /proc stat file (`/proc/PID/stat`, `/proc/PID/task/TID/stat`) after the command name, which may
+ * hold spaces: field N of proc(5) is at index N - 3.
+ */
+export function procStatFields(path) {
+  const s = readFileSync(path, 'utf8');
+  return s.slice(s.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime and stime of a process in seconds, all threads (fields 14 and 15; CLK_TCK is 100). */
 export function cpuSeconds(pid) {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  const f = procStatFields(`/proc/${pid}/stat`);
   return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
 }
 
@@ -93,6 +101,17 @@ export async function api(base, pat, method, path, body) {
 
 /** The `tollgate` command: compiled JS when `npm run build` is fresh (the bench scripts build first), else the sources. */
 export const tollgateBin = `${root}server/bin/tollgate.mjs`;
+
+/**
+ * The node options `npm start` runs `tollgate serve` with (package.json's start script): the embedded-mode process that
+ * the benchmarks measure and the memory tests start is the one a user runs (docs/performance.md, "Memory").
+ */
+export const startNodeArgs = (() => {
+  const script = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts.start;
+  const m = /\bnode((?: --[\w-]+(?:=\S+)?)*) server\/bin\/tollgate\.mjs serve\b/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run \`node [options] server/bin/tollgate.mjs serve\`: ${script}`);
+  return m[1].split(' ').filter(Boolean);
+})();
 
 /** PostgreSQL topology: creates the bench user with the admin CLI (same env as the server) and returns its PAT. */
 export function issueBenchPat(env) {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tollgateBin, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -27,10 +27,11 @@ export function benchRules() {
 
 /**
  * Starts everything and configures the proxy. Options: sse (upstream answers with SSE), pg (PostgreSQL topology),
- * nice, gatewayWrap / bareWrap (a command the process runs under, e.g. valgrind), startTimeoutMs.
+ * nice, gatewayWrap / bareWrap (a command the process runs under, e.g. valgrind), gatewayNodeArgs (node options of
+ * the gateway, e.g. --cpu-prof), startTimeoutMs.
  * Returns the processes, the gateway and bare proxy URLs, the proxy path and the client key, and stop().
  */
-export async function startMcpBench({ sse = false, pg = false, nice = '', gatewayWrap, bareWrap, startTimeoutMs } = {}) {
+export async function startMcpBench({ sse = false, pg = false, nice = '', gatewayWrap, bareWrap, gatewayNodeArgs = [], startTimeoutMs } = {}) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-'));
   const children = [];
@@ -54,16 +55,19 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
     const gatewayListening = /"msg":"gateway listening".*?"url":"([^"]+)"/;
     let tg;
     let pat;
+    let gatewaySpawnedAt;
     if (pg) {
       Object.assign(common, { TOLLGATE_DB_SCHEMA: schema, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
       pat = issueBenchPat(common);
       const apiProc = await proc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], common, { api: apiListening });
       const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
-      tg = await proc('gateway', '0', [...extra, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: gatewayListening }, gatewayWrap);
+      gatewaySpawnedAt = Date.now();
+      tg = await proc('gateway', '0', [...extra, ...gatewayNodeArgs, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: gatewayListening }, gatewayWrap);
       tg.api = apiProc.api;
     } else {
       const env = { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' };
-      tg = await proc('tollgate', '0', [tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
+      gatewaySpawnedAt = Date.now();
+      tg = await proc('tollgate', '0', [...startNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
       pat = tg.pat;
     }
     const bare = await proc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin, 'buffered'], {}, { url: /BARE (\S+)/ }, bareWrap);
@@ -73,7 +77,7 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
     if (!args.includes('--no-rules')) await api(tg.api, pat, 'PUT', `/api/mcp/${server.id}/rules`, { rules: benchRules() });
     const { key } = await api(tg.api, pat, 'POST', '/api/keys', { name: 'bench', mcpPermissions: [{ id: server.id, tools: ['*'] }] });
     return {
-      upstream, bare, gateway: tg.gateway, gatewayPid: tg.child.pid, barePid: bare.child.pid,
+      upstream, bare, gateway: tg.gateway, gatewayPid: tg.child.pid, barePid: bare.child.pid, gatewayChild: tg.child, gatewaySpawnedAt,
       gatewayPath: `/${server.id}/`, auth: { authorization: `Bearer ${key.key}` }, stop,
     };
   } catch (err) {

@@ -11,13 +11,13 @@
 // After each flood the proxy still answers a normal completion.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 // @ts-expect-error: the bench helpers are plain JavaScript without declarations
-import { peakRssMb, start, tollgateBin } from '../bench/common.mjs';
+import { peakRssMb, procStatFields, start, startNodeArgs, tollgateBin } from '../bench/common.mjs';
 import { ApiClient } from '@tollgate/contract';
 import { must } from '@tollgate/testkit/harness.ts';
 import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
@@ -43,11 +43,11 @@ before(async () => {
   fake = await startFakeProvider('openai');
   mcpUp = await startMcpUpstream();
   dataDir = mkdtempSync(join(tmpdir(), 'tollgate-flood-'));
-  tg = await start('tollgate', '0-1', [tollgateBin, 'serve'], {
+  tg = await start('tollgate', '0-1', [...startNodeArgs, tollgateBin, 'serve'], {
     TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '', REDIS_URL: '',
     TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url, TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true',
-    TOLLGATE_GATEWAY_BODY_BUDGET_MB: String(BUDGET_MB),
+    TOLLGATE_GATEWAY_BODY_BUDGET_MB: String(BUDGET_MB), TOLLGATE_PGLITE_NICE: '10',
   }, {
     pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: /"msg":"management API listening".*?"url":"([^"]+)"/, gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
   }, { timeoutMs: 90_000 });
@@ -64,6 +64,16 @@ after(async () => {
   await fake?.close();
   await mcpUp?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The nice value of each thread of a process (field 19 of /proc/PID/task/TID/stat). */
+function threadNices(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => Number(procStatFields(`/proc/${pid}/task/${tid}/stat`)[16]));
+}
+
+test('TOLLGATE_PGLITE_NICE=10: the embedded database\'s thread runs at nice 10, the event loop and the rest at the process\'s priority', { skip: !linux && 'reads /proc' }, () => {
+  const nices = threadNices(tg.child.pid!);
+  assert.deepEqual(nices.filter((n) => n !== 0), [10], `nice values of the threads: ${nices.join(',')}`);
 });
 
 /** A chat completion whose one message is `mb` megabytes of text. */
@@ -109,16 +119,32 @@ async function peakGrowth(flood: () => Promise<unknown>): Promise<number> {
   return (peakRssMb(pid) as number) - base;
 }
 
+/**
+ * The smallest peak growth of up to `attempts` floods, stopping at the first under `bound`. A body the gateway
+ * buffers shows in every attempt (16 × 30 MB); what else the process happens to allocate while a loaded CI machine
+ * runs the flood (a heap growth step, a checkpoint) does not repeat, so a retry tells the two apart without loosening
+ * the bound.
+ */
+async function leastPeakGrowth(flood: () => Promise<unknown>, bound: number, attempts = 3): Promise<number[]> {
+  const seen: number[] = [];
+  while (seen.length < attempts) {
+    seen.push(await peakGrowth(flood));
+    if (seen.at(-1)! < bound) break;
+  }
+  return seen;
+}
+
 test('8 parallel 30 MB bodies with a made-up key to an LLM proxy and 8 to an MCP proxy: refused from the headers, no body buffered, the proxies keep serving', { skip: !linux && 'reads /proc' }, async () => {
   await completionWorks();
   const body = bigBody(BODY_MB);
   const received = fake.received.length;
   const mcpRequests = mcpUp.requests.length;
   let results: Array<number | string> = [];
-  const growth = await peakGrowth(async () => {
+  const growths = await leastPeakGrowth(async () => {
     results = await Promise.all(Array.from({ length: 2 * PARALLEL }, (_, i) => send(body, 'svc_made_up_key_0123456789', i % 2 ? mcpPath : path)));
-  });
-  console.log(`# stranger flood: peak RSS grew ${growth.toFixed(1)} MB (bound ${STRANGER_BOUND_MB} MB); answers ${results.join(',')}`);
+  }, STRANGER_BOUND_MB);
+  const growth = Math.min(...growths);
+  console.log(`# stranger flood: peak RSS grew ${growths.map((g) => g.toFixed(1)).join(', then ')} MB (bound ${STRANGER_BOUND_MB} MB); answers ${results.join(',')}`);
   // The answer is a 401; a client still writing when the gateway closes the connection may see the reset instead.
   for (const r of results) assert.ok(r === 401 || r === 'ECONNRESET' || r === 'EPIPE', `unexpected ${r}`);
   assert.ok(results.includes(401), 'at least one client read its 401');

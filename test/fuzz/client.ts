@@ -15,6 +15,9 @@ export interface RawResponse {
   text: string;
 }
 
+/** A reused keep-alive connection was closed by the server before it read the request. */
+class ReusedSocketReset extends Error {}
+
 export function httpClient(base: string, timeoutMs = 30_000) {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
@@ -23,6 +26,17 @@ export function httpClient(base: string, timeoutMs = 30_000) {
    * leaves) is answered with what it sent so far, and closed.
    */
   function send(r: RawRequest, o: { openStreamMs?: number } = {}): Promise<RawResponse> {
+    return sendOnce(r, o).catch((err: unknown) => {
+      // The server closes a keep-alive connection idle for its keepAliveTimeout (5 s). When generating a large value
+      // kept this process (client and in-process server alike) busy past that, the next request can be written to a
+      // connection the server is closing at the same moment; it never reached a handler, so it is sent again on a new
+      // connection (node's documented retry for a reused socket).
+      if (err instanceof ReusedSocketReset) return sendOnce(r, o);
+      throw err;
+    });
+  }
+
+  function sendOnce(r: RawRequest, o: { openStreamMs?: number }): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { ...r.headers };
       if (r.body) headers['content-length'] = r.body.length;
@@ -40,7 +54,9 @@ export function httpClient(base: string, timeoutMs = 30_000) {
         res.on('error', reject);
       });
       req.on('timeout', () => req.destroy(new Error(`${r.method} ${r.path.slice(0, 200)}: no answer within ${timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        reject(req.reusedSocket && err.code === 'ECONNRESET' ? new ReusedSocketReset(err.message) : err);
+      });
       req.end(r.body);
     });
   }

@@ -141,7 +141,10 @@ test('a NUL character in a key or string value is a 400 naming the field', async
   const top = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: '"\\u0000"' });
   assert.deepEqual([top.status, top.json], [400, { error: 'body: must not contain NUL characters' }]);
   const key = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: '{"a":1,"b\\u0000":"c\\u0000"}' });
-  assert.deepEqual([key.status, key.json], [400, { error: 'b\u0000: must not contain NUL characters' }]);
+  assert.deepEqual([key.status, key.json], [400, { error: '"b\\u0000": must not contain NUL characters' }], 'a key that is not a plain name is shown as a JSON string');
+  // Found by the fuzzer: a key of white space used to start the message with it.
+  const blank = await call('POST', '/t/echo', { headers: { ...auth(), ...JSON_TYPE }, body: '{"name":"x","\\t\\n":"\\u0000"}' });
+  assert.deepEqual([blank.status, blank.json], [400, { error: '"\\t\\n": must not contain NUL characters' }]);
 });
 
 test('a NUL in a query parameter is a 400 naming it when the handler reads the query, after authentication', async () => {

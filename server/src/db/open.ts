@@ -21,7 +21,7 @@ export async function openDb(config: Config, opts: OpenDbOptions = {}): Promise<
       mkdirSync(config.dataDir, { recursive: true });
       dir = join(config.dataDir, 'pgdata');
     }
-    db = await openPglite(dir);
+    db = await openPglite(dir, { nice: config.pgliteNice });
   }
   await migrate(db);
   return db;

@@ -112,7 +112,7 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const admin = createServer((req, res) => {
     req.resume();
     if (req.url === '/metrics') {
-      metrics.registry.metrics().then((text) => {
+      metrics.exposition().then((text) => {
         res.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(text) });
         res.end(text);
       }, (err: unknown) => {

@@ -90,6 +90,8 @@ function nulPath(root: unknown): string | undefined {
 
 interface NulWalkItem { v: unknown; path: string; key?: string }
 
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
 /** The elements or members of v, last first, so that they are popped in document order. */
 function pushChildren(todo: NulWalkItem[], v: unknown, path: string): void {
   if (Array.isArray(v)) {
@@ -98,7 +100,10 @@ function pushChildren(todo: NulWalkItem[], v: unknown, path: string): void {
     const entries = Object.entries(v);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, x] = entries[i]!;
-      todo.push({ v: x, path: path ? `${path}.${k}` : k, key: k });
+      // A key that is not a plain name is shown as a JSON string, so that a path never starts or ends with white space
+      // or holds a control character that the message would carry raw.
+      const segment = PLAIN_KEY.test(k) ? k : JSON.stringify(k);
+      todo.push({ v: x, path: path ? `${path}.${segment}` : segment, key: k });
     }
   }
 }

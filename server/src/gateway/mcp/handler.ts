@@ -27,6 +27,33 @@ import { sendBody, sendError, sendJson, sendRuleBody } from '../upstream/reply.t
 import { upstreamPath } from './upstream.ts';
 import { PinnedPool } from '../upstream/pool.ts';
 import { McpMsg } from './messages.ts';
+import type { Db } from '../../db/db.ts';
+import { discoverTools } from '../../mcp-admin/discovery.ts';
+import { PinningMonitor, type FetchCatalog, type PinnedProxy } from './pinning/monitor.ts';
+import type { PinningView } from './pinning/policy.ts';
+import { ToolChangeRecorder } from './pinning/recorder.ts';
+
+/**
+ * What the MCP plane needs beyond the request path's capabilities: tool pinning records the differences it sees
+ * (pinning/recorder.ts), off the request path, and announces the config version it bumped.
+ */
+export interface McpPlaneDeps extends GatewayDeps {
+  readonly db: Db;
+  configChanged(version: number): Promise<void>;
+}
+
+export interface McpGatewayOptions {
+  /** Interval of the gateway's own tools/list check of a proxy with tool pinning on (pinning/monitor.ts). */
+  pinCheckIntervalMs?: number;
+  /** How the gateway lists an upstream's tools itself (tests replace it); the SDK client over the pinned address. */
+  fetchCatalog?: FetchCatalog;
+}
+
+/** The gateway's own tools/list: the discovery client, through the proxy's pin, with its upstream token. */
+const listUpstreamTools: FetchCatalog = async (proxy) => {
+  if (!proxy.pin) throw new Error('the upstream address is not resolved');
+  return discoverTools({ url: proxy.upstreamUrl, pin: proxy.pin, bearerToken: proxy.upstreamToken });
+};
 
 /** What every request of the MCP plane shares, made once per gateway. */
 interface McpPlane {
@@ -37,12 +64,24 @@ interface McpPlane {
   readonly budget: BodyBudget;
 }
 
-export function createMcpGateway(s: GatewayDeps, store: ConfigStore, budget: BodyBudget): ProxyHandler {
+export function createMcpGateway(s: McpPlaneDeps, store: ConfigStore, budget: BodyBudget, o: McpGatewayOptions = {}): ProxyHandler {
   const agents = new PinnedPool();
-  const runtimes = new RuntimeCache<McpRuntime>((snap, proxy) => buildMcpRuntime({ s, snapshot: snap, proxy: proxy as McpProxyConfig }, agents));
+  const pins: PinningMonitor = new PinningMonitor({
+    clock: s.clock, log: s.log, recorder: new ToolChangeRecorder(s),
+    fetchCatalog: o.fetchCatalog ?? listUpstreamTools, checkIntervalMs: o.pinCheckIntervalMs,
+    current(id): PinnedProxy | undefined {
+      const snap = store.current;
+      const proxy = snap.proxies.get(id);
+      if (proxy?.kind !== 'mcp') return undefined;
+      const view: PinningView | undefined = runtimes.get(snap, proxy).pinning?.view;
+      return view && { proxy, view, snapshotVersion: snap.version };
+    },
+  });
+  const runtimes: RuntimeCache<McpRuntime> = new RuntimeCache<McpRuntime>((snap, proxy): McpRuntime => buildMcpRuntime({ s, snapshot: snap, proxy: proxy as McpProxyConfig }, agents, pins));
   store.onChange((snap) => {
     runtimes.prune(snap);
     agents.prune((id) => snap.proxies.has(id));
+    pins.prune(snap);
   });
   const plane: McpPlane = { store, runtimes, open: new InFlight(), budget };
   return {
@@ -63,11 +102,15 @@ export function createMcpGateway(s: GatewayDeps, store: ConfigStore, budget: Bod
           sendError(res, 405, McpMsg.methodNotAllowed, { allow: 'GET, POST, DELETE' });
       }
     },
+    async flush() {
+      await pins.flush();
+    },
     async close() {
       // Open SSE streams would hold a graceful close up indefinitely: they are cut, and given a moment to tell their
       // waiting requests so (and record it) before the last audit flush.
       await agents.destroy();
       await plane.open.settled(2000);
+      await pins.flush();
     },
   };
 }
@@ -91,6 +134,16 @@ function authorizeProxy(rt: McpRuntime) {
   };
 }
 
+/**
+ * Tool pinning on an authenticated request: the traffic may start the gateway's own check of the upstream's tools, and
+ * a proxy in block mode with differences refuses the request (its denial); undefined when the request goes on.
+ */
+function pinningGate(rt: McpRuntime): Exclude<Verdict, { kind: 'continue' }> | undefined {
+  if (!rt.pinning) return undefined;
+  rt.pinning.touch();
+  return rt.pinning.blocked();
+}
+
 /** Passes an SSE answer on, counted among the open streams while it lasts. */
 function relayStream(open: InFlight, ctx: Parameters<typeof respondStream>[0], up: UpstreamResponse): Promise<void> {
   return open.add(respondStream(ctx, up));
@@ -112,6 +165,8 @@ async function handlePost(plane: McpPlane, req: IncomingMessage, res: ServerResp
 
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
   if (v.kind !== 'continue') return finishVerdict(x, res, v, parsed);
+  const blocked = pinningGate(rt);
+  if (blocked) return finishVerdict(x, res, blocked, parsed);
 
   // Per-message authorization and the answers the gateway gives itself (message-policy.ts).
   const perms = rt.permissions(x.identity!);
@@ -226,9 +281,11 @@ async function handleStreamOrDelete(plane: McpPlane, req: IncomingMessage, res: 
   const rt = runtimeOf(plane, route);
   const x = newExchange(rt.pipeline, req, { method: `http:${req.method}`, tools: [] });
   const v = await runAccessPhases(rt.pipeline, x, authorizeProxy(rt));
-  if (v.kind !== 'continue') {
+  // Ending a session (DELETE) is let through a blocked proxy: it only releases what the upstream holds for it.
+  const blocked = req.method === 'GET' ? pinningGate(rt) : undefined;
+  if (v.kind !== 'continue' || blocked) {
     closeUnread(req, res);
-    return finishVerdict(x, res, v, NO_MESSAGES);
+    return finishVerdict(x, res, v.kind !== 'continue' ? v : blocked!, NO_MESSAGES);
   }
   const up = await forwardUpstream(rt, x, res, upstreamRequest(rt, x, route, undefined));
   if (!up) return;

@@ -60,6 +60,10 @@ export const RpcCode = {
   batchRejected: -32004,
   /** The upstream's stream ended before the answer to this request (broken off, or the gateway is stopping). */
   noAnswer: -32005,
+  /** Tool pinning (hide, block): the tool's definition is not the approved one. */
+  toolWithheld: -32006,
+  /** Tool pinning (block): the proxy is blocked until its owner approves the changed tool definitions. */
+  toolPinningBlocked: -32007,
 } as const;
 
 export const RpcMsg = {

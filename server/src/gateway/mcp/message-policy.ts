@@ -11,6 +11,7 @@ import { McpMsg } from './messages.ts';
 import type { McpPermissions } from './permissions.ts';
 import type { McpRuntime } from './runtime.ts';
 import { callResult, readResult } from './synthetic.ts';
+import { PinMsg } from './pinning/policy.ts';
 
 export interface Refused {
   item: RequestInfo;
@@ -47,12 +48,7 @@ export function planMessages(rt: McpRuntime, perms: McpPermissions, items: reado
 
 function decide(rt: McpRuntime, perms: McpPermissions, item: RequestInfo): Decision {
   if (item.invalid) return { kind: 'refuse', ...item.invalid };
-  if (item.tool !== undefined) {
-    if (!perms.tool(item.tool)) return { kind: 'refuse', code: RpcCode.notPermitted, message: McpMsg.toolNotPermitted(item.tool), reason: 'tool_not_permitted' };
-    const syn = rt.synthetic.tools.get(item.tool);
-    if (!syn) return FORWARD;
-    return { kind: 'local', answer: item.id === undefined ? undefined : rpcResult(item.id, callResult(syn)) };
-  }
+  if (item.tool !== undefined) return decideCall(rt, perms, item, item.tool);
   if (item.uri !== undefined) {
     const syn = rt.synthetic.byUri.get(item.uri);
     if (!perms.resource(syn?.id)) return { kind: 'refuse', code: RpcCode.notPermitted, message: McpMsg.resourceNotPermitted(item.uri), reason: 'resource_not_permitted' };
@@ -60,6 +56,16 @@ function decide(rt: McpRuntime, perms: McpPermissions, item: RequestInfo): Decis
     if (item.id === undefined) return { kind: 'local', answer: undefined };
     return { kind: 'local', answer: rpcResult(item.id, item.method === 'resources/read' ? readResult(syn) : {}) };
   }
+  return FORWARD;
+}
+
+/** A tools/call: the credential's permission, then synthetic tools (the gateway's own), then tool pinning. */
+function decideCall(rt: McpRuntime, perms: McpPermissions, item: RequestInfo, tool: string): Decision {
+  if (!perms.tool(tool)) return { kind: 'refuse', code: RpcCode.notPermitted, message: McpMsg.toolNotPermitted(tool), reason: 'tool_not_permitted' };
+  const syn = rt.synthetic.tools.get(tool);
+  if (syn) return { kind: 'local', answer: item.id === undefined ? undefined : rpcResult(item.id, callResult(syn)) };
+  const withheld = rt.pinning?.withheld(tool);
+  if (withheld) return { kind: 'refuse', code: RpcCode.toolWithheld, message: PinMsg.withheld(tool, withheld), reason: withheld === 'added' ? 'tool_not_approved' : 'tool_changed' };
   return FORWARD;
 }
 
@@ -89,11 +95,14 @@ function refusalStatus(items: readonly RequestInfo[], refused: readonly Refused[
   return refused.some((r) => r.code === RpcCode.invalidParams) ? 400 : 403;
 }
 
-/** One `deny` per permission refusal (with its tool or resource), one for all the malformed messages of the POST. */
+/** Refusals of one tool or resource: each gets its own `deny` event. */
+const PER_TARGET: ReadonlySet<number> = new Set([RpcCode.notPermitted, RpcCode.toolWithheld]);
+
+/** One `deny` per permission or pinning refusal (with its tool or resource), one for all the malformed messages. */
 function recordRefusals(x: Exchange, refused: readonly Refused[]): void {
-  const malformed = refused.filter((r) => r.code !== RpcCode.notPermitted);
+  const malformed = refused.filter((r) => !PER_TARGET.has(r.code));
   for (const r of refused) {
-    if (r.code !== RpcCode.notPermitted) continue;
+    if (!PER_TARGET.has(r.code)) continue;
     emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.reason, method: r.item.method, ...(r.item.uri ? { uri: r.item.uri } : {}) } });
   }
   if (malformed.length) emitFor(x, { type: 'deny', details: { reason: malformed[0]!.reason, method: x.facts.method, messages: malformed.length } });

@@ -67,15 +67,16 @@ export async function respondJson(c: RespondContext, up: UpstreamResponse): Prom
     raw(c.res, up.statusCode, body.toString('utf8'), headers);
     return 'ok';
   }
+  const text = body.toString('utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     if (mustBeJson) return upstreamFailed(c, 'invalid');
-    raw(c.res, up.statusCode, body.toString('utf8'), headers);
+    raw(c.res, up.statusCode, text, headers);
     return 'ok';
   }
-  return shapeAndSend(c, up.statusCode, parsed, headers);
+  return shapeAndSend(c, up.statusCode, { parsed, text }, headers);
 }
 
 /** The body read, or the outcome once the client has been answered (or has gone). */
@@ -86,22 +87,39 @@ function bodyOrOutcome(c: RespondContext, read: BodyRead, headers: Record<string
   return read;
 }
 
-/** Shapes every message of a parsed answer (after the gateway's own answers) and writes the result. */
-async function shapeAndSend(c: RespondContext, status: number, parsed: unknown, headers: Record<string, string | string[]>): Promise<JsonOutcome> {
-  const list = Array.isArray(parsed) ? parsed as JsonRpcMessage[] : [parsed as JsonRpcMessage];
+/**
+ * Shapes every message of a parsed answer (after the gateway's own answers) and writes the result. When nothing was
+ * replaced and the gateway added no answers of its own, the upstream's text is written as it came (it is the same
+ * document; serialising it again would only cost time).
+ */
+async function shapeAndSend(c: RespondContext, status: number, answer: { parsed: unknown; text: string }, headers: Record<string, string | string[]>): Promise<JsonOutcome> {
+  const { parsed } = answer;
+  const shaped = await shapeAll(c, Array.isArray(parsed) ? parsed as JsonRpcMessage[] : [parsed as JsonRpcMessage]);
+  if (shaped === 'exit') return 'exit';
+  if (!shaped.replaced && !c.local.length && (Array.isArray(parsed) || !c.batch)) {
+    sendJson(c.res, status, answer.text, headers);
+    return 'ok';
+  }
+  const payload = JSON.stringify(Array.isArray(parsed) || c.batch ? shaped.out : shaped.out[0]);
+  if (Buffer.byteLength(payload) > c.capBytes) return tooLarge(c, headers, Buffer.byteLength(payload));
+  sendJson(c.res, status, payload, headers);
+  return 'ok';
+}
+
+/** The messages to write, the gateway's own first; 'exit' once a rule has answered the client itself. */
+async function shapeAll(c: RespondContext, list: JsonRpcMessage[]): Promise<{ out: JsonRpcMessage[]; replaced: boolean } | 'exit'> {
   const out: JsonRpcMessage[] = [...c.local];
+  let replaced = false;
   for (const m of list) {
     const s = c.shaper.active ? await c.shaper.shape(m) : { kind: 'keep' } as Shaped;
     if (s.kind === 'exit') {
       sendBody(c.res, s.status, s.body, { 'content-type': contentTypeOf(s.body), ...s.headers });
       return 'exit';
     }
+    if (s.kind === 'replace') replaced = true;
     out.push(s.kind === 'replace' ? s.msg : m);
   }
-  const payload = JSON.stringify(Array.isArray(parsed) || c.batch ? out : out[0]);
-  if (Buffer.byteLength(payload) > c.capBytes) return tooLarge(c, headers, Buffer.byteLength(payload));
-  sendJson(c.res, status, payload, headers);
-  return 'ok';
+  return { out, replaced };
 }
 
 type BodyRead = Buffer | 'too_large' | 'broken' | 'timeout';

@@ -10,6 +10,8 @@ import { buildSynthetic, type SyntheticCatalog } from './synthetic.ts';
 import { proxyAgent, upstreamTarget, type UpstreamTarget } from './upstream.ts';
 import type { PinnedPool } from '../upstream/pool.ts';
 import type { Dispatcher } from 'undici';
+import { proxyPinning, type ProxyPinning } from './pinning/gate.ts';
+import type { PinningMonitor } from './pinning/monitor.ts';
 
 export interface McpRuntime {
   proxy: McpProxyConfig;
@@ -27,10 +29,12 @@ export interface McpRuntime {
   /** A lambda reads the request body (svc.request.get_body): only then is it handed to the pipeline. */
   needsBody: boolean;
   permissions(identity: Identity): McpPermissions;
+  /** Tool pinning of the proxy; undefined when it is off (nothing is compared then). */
+  pinning: ProxyPinning | undefined;
 }
 
 /** ctx is what the pipeline is built from, handed on as is. */
-export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, agents: PinnedPool, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
+export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, agents: PinnedPool, monitor?: PinningMonitor, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
   const { proxy } = ctx;
   const pipeline = buildPipeline(ctx, builders);
   const perms = new Map<string, McpPermissions>();
@@ -44,6 +48,7 @@ export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, a
     upstreamAuth: proxy.upstreamToken ? ['authorization', `Bearer ${proxy.upstreamToken}`] : undefined,
     capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
     needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),
+    pinning: proxyPinning(proxy, ctx.snapshot.version, monitor),
     permissions(identity) {
       const key = identity.credentialId;
       if (!key) return permissionsFor(identity, proxy.id);

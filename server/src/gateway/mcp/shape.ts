@@ -33,7 +33,8 @@ export class Shaper {
   /** Whether any message of this exchange may change; when not, bodies and events pass through unparsed. */
   private computeActive(forwarded: readonly RequestInfo[]): boolean {
     const { rt } = this;
-    if (this.x.cacheSlot) return true;
+    // Tool pinning reads every message: a notifications/tools/list_changed starts the gateway's own check.
+    if (this.x.cacheSlot || rt.pinning) return true;
     for (const r of forwarded) if (this.builtinMayChange(r.method)) return true;
     return rt.messageRules.some((h) => h.scope.all || forwarded.some((r) => h.scope.has(r.tool)));
   }
@@ -43,7 +44,7 @@ export class Shaper {
     const { rt, perms } = this;
     switch (method) {
       case 'initialize': return !!(rt.synthetic.resources.length || rt.synthetic.tools.size);
-      case 'tools/list': return !!(!perms.allTools || rt.synthetic.tools.size || rt.toolsListRules.length || rt.synthetic.pointers.size);
+      case 'tools/list': return !!(!perms.allTools || rt.synthetic.tools.size || rt.toolsListRules.length || rt.synthetic.pointers.size || rt.pinning);
       case 'resources/list': return !!(!perms.allResources || rt.synthetic.resources.length);
       case 'resources/templates/list': return !perms.allResources;
       default: return false;
@@ -57,6 +58,7 @@ export class Shaper {
   }
 
   async shape(msg: JsonRpcMessage): Promise<Shaped> {
+    this.watchListChanged(msg);
     const req = this.requestFor(msg);
     let cur = msg;
     let changed = false;
@@ -75,6 +77,11 @@ export class Shaper {
     }
     if (req?.method === 'tools/call') this.cacheResult(cur);
     return changed ? { kind: 'replace', msg: cur } : { kind: 'keep' };
+  }
+
+  /** Tool pinning: the upstream says its tool list changed, so the gateway looks for itself. */
+  private watchListChanged(msg: JsonRpcMessage): void {
+    if (msg.method === 'notifications/tools/list_changed') this.rt.pinning?.listChanged();
   }
 
   /** A successful tools/call result is stored when static_cache missed on it. */
@@ -106,7 +113,10 @@ export class Shaper {
     const { rt, perms } = this;
     const syn = rt.synthetic;
     if (!isRecord(msg.result) || !Array.isArray(msg.result.tools)) return undefined;
-    let tools = (msg.result.tools as unknown[]).filter(isRecord).filter((t) => typeof t.name === 'string' && perms.tool(t.name) && !syn.tools.has(t.name));
+    const pinned = pinTools(rt, msg, msg.result.tools as unknown[]);
+    if (pinned.blocked) return pinned.blocked;
+    let tools = (msg.result.tools as unknown[]).filter(isRecord)
+      .filter((t) => typeof t.name === 'string' && perms.tool(t.name) && !syn.tools.has(t.name) && !pinned.withheld(t.name));
     if (firstPage) for (const t of syn.tools.values()) if (perms.tool(t.name)) tools.push(toolEntry(t));
     if (syn.pointers.size || rt.toolsListRules.length) {
       tools = tools.map((t) => ({ ...t }));
@@ -130,6 +140,23 @@ export class Shaper {
     const merged = [...own, ...upstream.filter((e) => !(isRecord(e) && ownUris.has(e.uri as string)))];
     return { ...msg, result: { ...msg.result, resources: merged } };
   }
+}
+
+const NOTHING_WITHHELD = { withheld: () => false } as const;
+
+/**
+ * Tool pinning on an upstream tools/list answer, before anything else edits it: the differences are seen (and
+ * recorded when new); block mode with differences answers with its error instead, hide mode withholds the tools whose
+ * definition is not the approved one. Synthetic tools are the gateway's own and never compared.
+ */
+function pinTools(rt: McpRuntime, msg: JsonRpcMessage, upstream: unknown[]): { blocked?: JsonRpcMessage; withheld(name: string): boolean } {
+  const p = rt.pinning;
+  if (!p) return NOTHING_WITHHELD;
+  p.observe(upstream, new Set(rt.synthetic.tools.keys()));
+  const blocked = p.blocked();
+  if (blocked) return { blocked: rpcError(msg.id, blocked.rpcCode!, blocked.message), withheld: () => true };
+  if (p.view.mode === 'warn') return NOTHING_WITHHELD;
+  return { withheld: (name) => p.withheld(name) !== undefined };
 }
 
 /** initialize: the capabilities the synthetic resources and tools need, added to the upstream's. */
