@@ -7,8 +7,8 @@
 //
 // --phases: instead of callgrind, the gateway runs under `node --cpu-prof` and the profile of the measured requests is
 // grouped into phases by source file (bench/phases.mjs); --instructions N applies the shares to N instructions per
-// request (the figure of a callgrind run). Topology: PostgreSQL (+ Redis with --redis) with DATABASE_URL, else
-// embedded (--embedded forces it).
+// request (the figure of a callgrind run); --top N lists the N functions with the most self time. Topology:
+// PostgreSQL (+ Redis with --redis) with DATABASE_URL, else embedded (--embedded forces it).
 /* global setTimeout */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -131,7 +131,7 @@ async function phases(upstream) {
     const t = await configure(tg);
     await send(t.pool, t.path, t.headers, WARMUP);
     await profilePhases(tg, () => send(t.pool, t.path, t.headers, REQUESTS), {
-      dir: outDir, instructionsPerRequest: Number(opt('instructions', '0')) || undefined,
+      dir: outDir, instructionsPerRequest: Number(opt('instructions', '0')) || undefined, top: Number(opt('top', '0')),
       title: `phases of ${REQUESTS} chat completions at ${CONNS} connections (${PG ? 'PostgreSQL' : 'embedded'}${args.includes('--redis') ? ' + Redis' : ''})`,
     });
   } finally {

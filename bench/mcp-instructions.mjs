@@ -12,7 +12,7 @@
 // because the process runs about 50 times slower under callgrind.
 // --phases: instead of callgrind, the gateway runs under `node --cpu-prof` and the profile of the measured requests is
 // grouped into phases by source file (bench/phases.mjs); --instructions N applies the shares to N instructions per
-// request (this script's own figure for the same setup).
+// request (this script's own figure for the same setup); --top N lists the N functions with the most self time.
 /* global setTimeout */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,7 +85,7 @@ async function phases() {
     const h = await openSession(pool, b.gatewayPath, b.auth);
     await send(pool, b.gatewayPath, h, kind, CONNS, WARMUP);
     await profilePhases({ child: b.gatewayChild, spawnedAt: b.gatewaySpawnedAt }, () => send(pool, b.gatewayPath, h, kind, CONNS, REQUESTS), {
-      dir: outDir, instructionsPerRequest: Number(opt('instructions', '0')) || undefined,
+      dir: outDir, instructionsPerRequest: Number(opt('instructions', '0')) || undefined, top: Number(opt('top', '0')),
       title: `phases of ${REQUESTS} MCP ${kind} at ${CONNS} connections (${PG ? 'PostgreSQL' : 'embedded'}${args.includes('--redis') ? ' + Redis' : ''}; rules: ${args.includes('--no-rules') ? 'none' : opt('rules', 'the bench:mcp set')})`,
     });
   } finally {

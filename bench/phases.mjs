@@ -56,6 +56,7 @@ export function phaseShares(profilePath, window = { fromMs: 0, toMs: Infinity })
     return phase;
   };
   const counts = new Map();
+  const self = new Map();
   let total = 0;
   let atMs = 0;
   for (const [i, id] of profile.samples.entries()) {
@@ -63,18 +64,34 @@ export function phaseShares(profilePath, window = { fromMs: 0, toMs: Infinity })
     if (atMs < window.fromMs || atMs > window.toMs || byId.get(id).callFrame.functionName === '(idle)') continue;
     const p = classify(id);
     counts.set(p, (counts.get(p) ?? 0) + 1);
+    const where = frameName(byId.get(id).callFrame);
+    self.set(where, (self.get(where) ?? 0) + 1);
     total++;
   }
-  return { total, shares: new Map([...counts].map(([p, c]) => [p, c / total]).sort((a, b) => b[1] - a[1])) };
+  const byShare = (m) => new Map([...m].map(([k, c]) => [k, c / total]).sort((a, b) => b[1] - a[1]));
+  return { total, shares: byShare(counts), selfShares: byShare(self) };
 }
 
-/** Prints the phase table; with instructions per request, each phase's share of them too. */
-export function printPhases(title, { total, shares }, instructionsPerRequest) {
+/** `function file:line` of a frame, the file relative to the repository or node_modules. */
+function frameName({ functionName, url, lineNumber }) {
+  if (!url) return functionName;
+  const file = url.replace(/^file:\/\/.*?\/(server\/|node_modules\/)/, '$1');
+  return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
+}
+
+/**
+ * Prints the phase table; with instructions per request, each phase's share of them too; with top, the functions
+ * that took the most samples themselves (self time, not counting what they called).
+ */
+export function printPhases(title, { total, shares, selfShares }, instructionsPerRequest, top = 0) {
   console.log(`\n${title} (${total} samples)`);
   console.log(`${'phase'.padEnd(36)} ${'share'.padStart(7)}${instructionsPerRequest ? `  ${'instr/req'.padStart(10)}` : ''}`);
   for (const [p, s] of shares) {
     console.log(`${p.padEnd(36)} ${`${(s * 100).toFixed(1)} %`.padStart(7)}${instructionsPerRequest ? `  ${Math.round(s * instructionsPerRequest).toLocaleString('en').padStart(10)}` : ''}`);
   }
+  if (!top) return;
+  console.log(`\nthe ${top} functions with the most self time`);
+  for (const [f, s] of [...selfShares].slice(0, top)) console.log(`${`${(s * 100).toFixed(1)} %`.padStart(7)}  ${f}`);
 }
 
 /** The node options that make the gateway write a CPU profile into dir when it exits. */
@@ -85,7 +102,7 @@ export const cpuProfArgs = (dir) => ['--cpu-prof', '--cpu-prof-interval', '100',
  * exit) and prints the phases of the window the requests ran in. gateway: { child, spawnedAt } (Date.now() just
  * before the spawn, so that the window is in the profile's time).
  */
-export async function profilePhases(gateway, run, { dir, title, instructionsPerRequest }) {
+export async function profilePhases(gateway, run, { dir, title, instructionsPerRequest, top }) {
   const fromMs = Date.now() - gateway.spawnedAt;
   await run();
   const toMs = Date.now() - gateway.spawnedAt;
@@ -94,5 +111,5 @@ export async function profilePhases(gateway, run, { dir, title, instructionsPerR
   await exited;
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${gateway.child.pid}.0.`));
   if (!file) throw new Error(`no CPU profile of process ${gateway.child.pid} in ${dir}`);
-  printPhases(title, phaseShares(join(dir, file), { fromMs, toMs }), instructionsPerRequest);
+  printPhases(title, phaseShares(join(dir, file), { fromMs, toMs }), instructionsPerRequest, top);
 }
