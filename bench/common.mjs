@@ -129,8 +129,20 @@ export function issueBenchPat(env) {
  * run, so a reader sees at once which targets hold and whether a miss is the gateway's or the machine's (the bare
  * proxy misses too). checks: [{ what, unit, target: number, gateway, bare? }].
  */
+/**
+ * Issue 26's targets are ratios to the bare proxy of the same run (absolute times move by ±30 % between runs here):
+ * a check of `gateway ÷ bare` against `target`, unmeasured (NaN) when the run skipped the bare proxy.
+ */
+export function ratioCheck(what, target, gateway, bare) {
+  return { what: `${what} ÷ bare`, unit: '×', target, gateway: gateway / bare, bare: bare / bare };
+}
+
+/** The 300 MB peak RSS of issue 26 (embedded mode on a laptop). */
+export const RSS_TARGET_MB = 300;
+
 export function printTargets(title, checks) {
-  const fmt = (v, unit) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${unit === 'ms' ? v.toFixed(3) : v.toFixed(0)} ${unit}`);
+  const digits = { ms: 3, '×': 2 };
+  const fmt = (v, unit) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${v.toFixed(digits[unit] ?? 0)} ${unit}`);
   console.log(`\n${title}`);
   console.log(`${'target'.padEnd(44)} ${'limit'.padStart(12)} ${'gateway'.padStart(12)} ${'bare proxy'.padStart(12)}  verdict`);
   for (const c of checks) {
