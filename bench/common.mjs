@@ -69,6 +69,44 @@ export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs =
   });
 }
 
+/**
+ * Open loop: starts one request every 1/rate seconds for `ms` (after `warmupMs` at the same rate), whatever the
+ * answers, and times each from the moment it was due, not from when it was sent (a closed loop at saturation
+ * measures the queue every request waits in; this measures what a request meets at a given load, stalls included).
+ * `send(dueNs)` resolves with the latency in ms or rejects. Resolves with the sorted latencies, the errors and the
+ * CPU counters of `onWindow` around the measured window (the requests it started, until they all answered).
+ */
+export async function driveAtRate(rate, ms, warmupMs, send, onWindow) {
+  const samples = [];
+  let errors = 0;
+  const inFlight = new Set();
+  const run = async (phaseMs, measured) => {
+    const stepNs = 1e9 / rate;
+    const t0 = process.hrtime.bigint();
+    for (let started = 0; ;) {
+      const now = Number(process.hrtime.bigint() - t0);
+      if (now >= phaseMs * 1e6) return;
+      for (const due = Math.floor(now / stepNs) + 1; started < due; started++) {
+        const p = send(t0 + BigInt(Math.round(started * stepNs))).then(
+          (v) => { if (measured) samples.push(v); },
+          () => { if (measured) errors++; },
+        );
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  await run(warmupMs, false);
+  await Promise.all(inFlight);
+  const before = onWindow?.();
+  await run(ms, true);
+  await Promise.all(inFlight);
+  const after = onWindow?.();
+  samples.sort((a, b) => a - b);
+  return { samples, errors, cpu: before === undefined ? undefined : { user: after.user - before.user, sys: after.sys - before.sys } };
+}
+
 /** The p-quantile (0..1) of an ascending array, NaN when it is empty. */
 export const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 

@@ -9,20 +9,22 @@
 // key. Then drives chat completions directly and through the gateway:
 //   - non-streaming at 1, 16 and 64 connections: requests/s, p50, p99, the ratio, gateway CPU µs per request;
 //   - streaming at 1 and 64 connections: time to first chunk (p50/p99), the mean gap between chunks, errors.
+//   - an open loop: completions at one fixed rate, half the gateway's throughput at 16 connections, timed from when
+//     each was due, through the gateway and the bare proxy (the tail a request meets below saturation).
 // Every gateway request is authenticated, checked against the rules and the budget, and accounted (usage row,
 // budget charge, audit event). CPU per request is the gateway process's utime+stime from /proc over the measured
 // window divided by the requests; peak RSS is its VmHWM. With `taskset`, the gateway is pinned to core 0 and the
 // upstream and this load generator to the others.
 // Options: --seconds N (default 5), --warmup-seconds N (default 4), --conns 1,16,64, --stream-conns 1,64, --chunks N,
-// --gap-ms N, --plain (no rules, no budget), --redis (use
-// REDIS_URL for state), --embedded (PGlite even when DATABASE_URL is set).
+// --gap-ms N, --rate-fraction F (default 0.5; 0 skips the open loop), --rate N (completions/s instead), --plain (no
+// rules, no budget), --redis (use REDIS_URL for state), --embedded (PGlite even when DATABASE_URL is set).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, startNodeArgs, api, args, cpuSeconds, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, api, args, cpuSeconds, driveAtRate, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -38,6 +40,7 @@ const GLOBAL_WARMUP_S = Number(opt('warmup-seconds', '4'));
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
 // --plain: no rules and no budget (key auth and accounting only), to see what the policy features cost.
 const PLAIN = args.includes('--plain');
+const RATE_FRACTION = Number(opt('rate-fraction', '0.5'));
 const SCHEMA = `bench_${randomBytes(4).toString('hex')}`;
 
 moveLoadGeneratorOffCore0(import.meta.url);
@@ -79,14 +82,19 @@ async function drive(conns, ms, one, onWindow) {
   return { samples, errors, elapsed, cpu };
 }
 
-function completionOnce(pool, path, headers) {
-  return async () => {
-    const t0 = process.hrtime.bigint();
+/** One completion whose latency counts from `fromNs` (when it was sent, or when an open loop had it due). */
+function completionFrom(pool, path, headers) {
+  return async (fromNs) => {
     const r = await pool.request({ path, method: 'POST', headers, body: chatBody(false) });
     const text = await r.body.text();
     if (r.statusCode !== 200 || !text.includes('chat.completion')) throw new Error(`status ${r.statusCode}`);
-    return Number(process.hrtime.bigint() - t0) / 1e6;
+    return Number(process.hrtime.bigint() - fromNs) / 1e6;
   };
+}
+
+function completionOnce(pool, path, headers) {
+  const once = completionFrom(pool, path, headers);
+  return () => once(process.hrtime.bigint());
 }
 
 function streamOnce(pool, path, headers) {
@@ -162,6 +170,29 @@ async function waitReachable(pool, path, headers) {
   throw new Error('the proxy never answered 200');
 }
 
+/**
+ * The gateway and the bare proxy at one fixed rate of completions, a fraction (--rate-fraction, default 0.5) of the
+ * gateway's closed-loop throughput at 16 connections (or --rate N per second): p50 and p99 from when each was due.
+ */
+async function openLoop(rows, gateway, bare, gatewayPid, barePid) {
+  const ref = rows.find((r) => r.kind === 'completion' && r.conns === 16) ?? rows.filter((r) => r.kind === 'completion').at(-1);
+  const rate = Math.round(Number(opt('rate', '0')) || (ref ? ref.g.rps * RATE_FRACTION : 0));
+  if (!rate) return;
+  console.log(`\nopen loop: ${rate} completions/s${opt('rate', '') ? '' : ` (${RATE_FRACTION} of the gateway's throughput at ${ref.conns} connections)`}, each timed from when it was due`);
+  console.log('        | gateway p50 ms   p99 ms  errors  CPU µs/req | bare proxy p50 ms   p99 ms  CPU µs/req | p99 ratio');
+  const measure = async (t, pid) => {
+    const pool = new Pool(t.origin, { connections: 64 });
+    const res = await driveAtRate(rate, SECONDS * 1000, WARMUP_MS, completionFrom(pool, t.path, t.headers), () => cpuSeconds(pid));
+    await pool.close();
+    return summarizeLatency({ ...res, elapsed: SECONDS });
+  };
+  const g = await measure(gateway, gatewayPid);
+  const b = await measure(bare, barePid);
+  rows.push({ kind: 'open', conns: 0, rate, g, b });
+  const pad = (v, n) => String(v).padStart(n);
+  console.log(`${pad(rate, 7)} | ${pad(g.p50.toFixed(3), 14)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors, 7)} ${pad(g.cpuUs.toFixed(0), 11)} | ${pad(b.p50.toFixed(3), 17)} ${pad(b.p99.toFixed(3), 8)} ${pad(b.cpuUs.toFixed(0), 11)} | ${pad((g.p99 / b.p99).toFixed(2), 9)}`);
+}
+
 async function main() {
   const upstream = await startProc('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs'), '--chunks', CHUNKS, '--gap-ms', GAP_MS], {}, { url: /UPSTREAM (\S+)/ });
   const common = {
@@ -219,6 +250,7 @@ async function main() {
       const pad = (v, n) => String(v).padStart(n);
       console.log(`${pad(conns, 5)} | ${pad(d.rps.toFixed(0), 10)} ${pad(d.p50.toFixed(3), 8)} ${pad(d.p99.toFixed(3), 8)} | ${pad(g.rps.toFixed(0), 11)} ${pad(g.p50.toFixed(3), 8)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors + d.errors, 7)} ${pad(`${g.cpuUs.toFixed(0)} (${g.userUs.toFixed(0)}+${g.sysUs.toFixed(0)})`, 22)} | ${pad((g.rps / d.rps).toFixed(2), 9)} ${pad((g.p50 - d.p50).toFixed(3), 13)} | ${pad(`${b.cpuUs.toFixed(0)} (${b.userUs.toFixed(0)}+${b.sysUs.toFixed(0)})`, 21)} ${pad((b.p50 - d.p50).toFixed(3), 13)}`);
     }
+    await openLoop(rows, gateway, { ...direct, origin: bare.url }, pid, bare.child.pid);
     console.log(`\nstreaming chat completions (${CHUNKS} content chunks, ${GAP_MS} ms apart)`);
     console.log('conns | direct ttfc p50   p99   gap p50 | gateway ttfc p50   p99   gap p50  errors  CPU µs/stream (user+sys) | added ttfc p50 ms  added gap ms | bare CPU µs/stream  added ttfc p50 ms');
     for (const conns of STREAM_CONNS) {
@@ -259,6 +291,7 @@ function targetChecks(rows, rss) {
     checks.push(ratioCheck(`CPU per completion, ${r.conns} conns`, 1.5, r.g.cpuUs, r.b.cpuUs));
     if (r.conns === 16) checks.push(ratioCheck('p99 of a completion, 16 conns', 2, r.g.p99, r.b.p99));
   }
+  for (const r of rows.filter((x) => x.kind === 'open')) checks.push(ratioCheck(`p99 at ${r.rate} completions/s (open loop)`, 2, r.g.p99, r.b.p99));
   for (const r of rows.filter((x) => x.kind === 'stream')) {
     checks.push(ratioCheck(`CPU per stream, ${r.conns} streams`, 1.2, r.g.cpuUs, r.b.cpuUs));
     if (r.conns === 64) checks.push({ what: 'errors with 64 concurrent streams', unit: '', target: 0, gateway: r.g.errors });

@@ -6,15 +6,18 @@
 // the management API with a realistic rule set (an ip_acl, a rate_limit that does not fire, a response_replace and a
 // static_cache whose lookups all miss), then drives tools/call and tools/list directly and through the gateway at 1,
 // 16 and 64 concurrent connections. Prints requests/s, p50 and p99 for both, the ratio, the gateway process's CPU
-// time per request (utime+stime from /proc over the measured window / requests) and its peak RSS (VmHWM).
+// time per request (utime+stime from /proc over the measured window / requests) and its peak RSS (VmHWM). Then
+// tools/call in an open loop at one fixed rate through the gateway and the bare proxy, each call timed from when it
+// was due (the tail a call meets below saturation).
 // With `taskset` available, the gateway is pinned to core 0 and the upstream and this load generator to the other
 // cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sse (upstream answers with SSE),
-// --rules T1,T2 (only those rule types of the set), --no-rules,
+// --rules T1,T2 (only those rule types of the set), --no-rules, --rate-fraction F (the open loop's rate as a
+// fraction of the gateway's tools/call throughput at 16 connections, default 0.5; 0 skips it), --rate N (per second),
 // --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
 // DATABASE_URL is set).
 /* global setTimeout */
 import { Pool } from 'undici';
-import { args, cpuSeconds, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
+import { args, cpuSeconds, driveAtRate, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
 import { openSession, requestBody, startMcpBench } from './mcp-setup.mjs';
 
 const SECONDS = Number(opt('seconds', '5'));
@@ -32,6 +35,7 @@ moveLoadGeneratorOffCore0(import.meta.url);
 // --nice N: run the measured processes (gateway, bare proxy) at that niceness (negative needs root), so that other
 // work on a shared machine disturbs the measurement less.
 const NICE = opt('nice', '');
+const RATE_FRACTION = Number(opt('rate-fraction', '0.5'));
 
 const cpuTotal = (pid) => {
   const c = cpuSeconds(pid);
@@ -103,15 +107,55 @@ async function main() {
         printRow(rows.at(-1));
       }
     }
+    if (!GATEWAY_ONLY) await openLoop(rows, b);
     const rss = peakRssMb(b.gatewayPid);
     console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
     printTargets('targets (issue 26: gateway pinned to one core, the realistic rule set on)', targetChecks(rows, rss));
     console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; upstream: SDK McpServer, ${SSE ? 'SSE' : 'JSON'} answers; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
     console.log('bare proxy = node:http + undici passthrough with no auth, rules or events (bench/bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
-    console.log(JSON.stringify({ rows: rows.map(({ kind, conns, d, g, b: r }) => ({ kind, conns, direct: round(d), gateway: round(g), bareProxy: round(r) })), peakRssMb: Math.round(rss) }));
+    const closed = rows.filter((r) => r.kind !== 'open').map(({ kind, conns, d, g, b: r }) => ({ kind, conns, direct: round(d), gateway: round(g), bareProxy: round(r) }));
+    const open = rows.filter((r) => r.kind === 'open').map(({ rate, g, b: r }) => ({ kind: 'open loop', rate, gateway: g, bareProxy: r }));
+    console.log(JSON.stringify({ rows: [...closed, ...open], peakRssMb: Math.round(rss) }, (_k, v) => (typeof v === 'number' ? +v.toFixed(3) : v)));
   } finally {
     b.stop();
   }
+}
+
+/** One MCP request whose latency counts from when the open loop had it due. */
+function dueRequest(pool, path, headers, kind) {
+  return async (dueNs) => {
+    const r = await pool.request({ path, method: 'POST', headers, body: requestBody(kind) });
+    const text = await r.body.text();
+    if (r.statusCode !== 200 || text.includes('"error"')) throw new Error(`status ${r.statusCode}`);
+    return Number(process.hrtime.bigint() - dueNs) / 1e6;
+  };
+}
+
+/**
+ * tools/call through the gateway and the bare proxy at one fixed rate, a fraction (--rate-fraction, default 0.5) of
+ * the gateway's closed-loop throughput at 16 connections (or --rate N per second), timed from when each was due.
+ */
+async function openLoop(rows, b) {
+  const calls = rows.filter((r) => r.kind === 'tools/call');
+  const ref = calls.find((r) => r.conns === 16) ?? calls.at(-1);
+  const rate = Math.round(Number(opt('rate', '0')) || (ref ? ref.g.rps * RATE_FRACTION : 0));
+  if (!rate) return;
+  console.log(`\nopen loop: ${rate} tools/call per second${opt('rate', '') ? '' : ` (${RATE_FRACTION} of the gateway's throughput at ${ref.conns} connections)`}, each timed from when it was due`);
+  console.log('        | gateway p50 ms   p99 ms  errors  CPU µs/req | bare proxy p50 ms   p99 ms  CPU µs/req | p99 ratio');
+  const measure = async (origin, path, auth, pid) => {
+    const pool = new Pool(origin, { connections: 64 });
+    const h = await openSession(pool, path, auth);
+    const res = await driveAtRate(rate, SECONDS * 1000, WARMUP_MS, dueRequest(pool, path, h, 'tools/call'), () => cpuSeconds(pid));
+    await pool.close();
+    const q = (p) => res.samples[Math.min(res.samples.length - 1, Math.floor(p * res.samples.length))] ?? NaN;
+    const cpu = res.cpu.user + res.cpu.sys;
+    return { p50: q(0.5), p99: q(0.99), errors: res.errors, cpuUs: (cpu / res.samples.length) * 1e6 };
+  };
+  const g = await measure(new URL(b.gateway).origin, b.gatewayPath, b.auth, b.gatewayPid);
+  const r = await measure(b.bare.url, new URL(b.upstream.url).pathname, {}, b.barePid);
+  rows.push({ kind: 'open', conns: 0, rate, g, b: r });
+  const pad = (v, n) => String(v).padStart(n);
+  console.log(`${pad(rate, 7)} | ${pad(g.p50.toFixed(3), 14)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors, 7)} ${pad(g.cpuUs.toFixed(0), 11)} | ${pad(r.p50.toFixed(3), 17)} ${pad(r.p99.toFixed(3), 8)} ${pad(r.cpuUs.toFixed(0), 11)} | ${pad((g.p99 / r.p99).toFixed(2), 9)}`);
 }
 
 function targetChecks(rows, rss) {
@@ -120,6 +164,7 @@ function targetChecks(rows, rss) {
   const checks = calls.map((r) => ratioCheck(`CPU per tools/call, ${r.conns} conns`, 1.4, perCall(r.g), perCall(r.b)));
   const at16 = calls.find((r) => r.conns === 16);
   if (at16) checks.push(ratioCheck('p99 of tools/call, 16 conns', 2, at16.g.p99, at16.b.p99));
+  for (const r of rows.filter((x) => x.kind === 'open')) checks.push(ratioCheck(`p99 at ${r.rate} tools/call/s (open loop)`, 2, r.g.p99, r.b.p99));
   const at64 = rows.filter((r) => r.conns === 64);
   if (at64.length) checks.push({ what: 'errors at 64 conns', unit: '', target: 0, gateway: at64.reduce((n, r) => n + r.g.errors, 0) });
   checks.push({ what: 'gateway peak RSS', unit: 'MB', target: RSS_TARGET_MB, gateway: rss });
