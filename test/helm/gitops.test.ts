@@ -152,8 +152,11 @@ async function runDeployment(deployment: string): Promise<Proc> {
 }
 
 async function answering(url: string, p: Proc): Promise<Response> {
+  // The port came from freePort: until this process logs that it listens there, an answer could be another's.
+  const own = `:${new URL(url).port}"`;
   return eventually(async () => {
     if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}:\n${p.logs()}`);
+    if (!p.logs().includes(own)) return undefined;
     return fetch(url).catch(() => undefined);
   }, { ...WAIT, what: url });
 }
