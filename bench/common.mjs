@@ -151,6 +151,9 @@ export const startNodeArgs = (() => {
   return m[1].split(' ').filter(Boolean);
 })();
 
+/** Extra node options for the measured gateway process (e.g. `--trace-gc`), from TOLLGATE_BENCH_GATEWAY_NODE_ARGS. */
+export const extraGatewayNodeArgs = (process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 /** PostgreSQL topology: creates the bench user with the admin CLI (same env as the server) and returns its PAT. */
 export function issueBenchPat(env) {
   const cli = (...a) => {

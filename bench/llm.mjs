@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, startNodeArgs, api, args, cpuSeconds, driveAtRate, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, driveAtRate, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -142,7 +142,7 @@ async function startTollgate(common, upstreamUrl) {
   const env = { ...common, TOLLGATE_PROVIDER_BASE_URL_OPENAI: upstreamUrl };
   if (!PG) {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-llm-'));
-    const tg = await startProc('tollgate', '0', [...startNodeArgs, tollgateBin, 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
+    const tg = await startProc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, tollgateBin, 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
       pat: /(svc_pat_[A-Za-z0-9_-]+)/,
       api: /"msg":"management API listening".*?"url":"([^"]+)"/,
       gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
@@ -152,8 +152,7 @@ async function startTollgate(common, upstreamUrl) {
   Object.assign(env, { TOLLGATE_DB_SCHEMA: SCHEMA, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
   const pat = issueBenchPat(env);
   const apiProc = await startProc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], env, { api: /"msg":"management API listening".*?"url":"([^"]+)"/ });
-  const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
-  const gw = await startProc('gateway', '0', [...extra, tollgateBin, 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
+  const gw = await startProc('gateway', '0', [...extraGatewayNodeArgs, tollgateBin, 'serve', '--role', 'gateway'], env, { gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/ });
   return {
     child: gw.child, pat, api: apiProc.api, gateway: gw.gateway, children: [apiProc.child, gw.child],
     cleanup: () => spawnSync('psql', [process.env.DATABASE_URL, '-c', `DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`], { stdio: 'ignore' }),

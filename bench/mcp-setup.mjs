@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tollgateBin, startNodeArgs, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -60,14 +60,13 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
       Object.assign(common, { TOLLGATE_DB_SCHEMA: schema, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });
       pat = issueBenchPat(common);
       const apiProc = await proc('api', otherCores, [tollgateBin, 'serve', '--role', 'api'], common, { api: apiListening });
-      const extra = process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ? process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS.split(' ') : [];
       gatewaySpawnedAt = Date.now();
-      tg = await proc('gateway', '0', [...extra, ...gatewayNodeArgs, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: gatewayListening }, gatewayWrap);
+      tg = await proc('gateway', '0', [...extraGatewayNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve', '--role', 'gateway'], common, { gateway: gatewayListening }, gatewayWrap);
       tg.api = apiProc.api;
     } else {
       const env = { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' };
       gatewaySpawnedAt = Date.now();
-      tg = await proc('tollgate', '0', [...startNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
+      tg = await proc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
       pat = tg.pat;
     }
     const bare = await proc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin, 'buffered'], {}, { url: /BARE (\S+)/ }, bareWrap);
