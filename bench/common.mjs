@@ -166,11 +166,6 @@ export function issueBenchPat(env) {
 }
 
 /**
- * Prints each target of the issue (all are upper bounds) next to what the gateway and the bare proxy reached in this
- * run, so a reader sees at once which targets hold and whether a miss is the gateway's or the machine's (the bare
- * proxy misses too). checks: [{ what, unit, target: number, gateway, bare? }].
- */
-/**
  * Issue 26's targets are ratios to the bare proxy of the same run (absolute times move by ±30 % between runs here):
  * a check of `gateway ÷ bare` against `target`, unmeasured (NaN) when the run skipped the bare proxy.
  */
@@ -181,6 +176,11 @@ export function ratioCheck(what, target, gateway, bare) {
 /** The 300 MB peak RSS of issue 26 (embedded mode on a laptop). */
 export const RSS_TARGET_MB = 300;
 
+/**
+ * Prints each target of the issue (all are upper bounds) next to what the gateway and the bare proxy reached in this
+ * run, so a reader sees at once which targets hold and whether a miss is the gateway's or the machine's (the bare
+ * proxy misses too). checks: [{ what, unit, target: number, gateway, bare? }].
+ */
 export function printTargets(title, checks) {
   const digits = { ms: 3, '×': 2 };
   const fmt = (v, unit) => (v === undefined || Number.isNaN(v) ? 'n/a' : `${v.toFixed(digits[unit] ?? 0)} ${unit}`);
