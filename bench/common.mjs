@@ -107,6 +107,25 @@ export async function driveAtRate(rate, ms, warmupMs, send, onWindow) {
   return { samples, errors, cpu: before === undefined ? undefined : { user: after.user - before.user, sys: after.sys - before.sys } };
 }
 
+/**
+ * The open loop's rate: --rate N, else `fraction` of the gateway's throughput in the reference row (0: skip it).
+ * Prints the open loop's title and column header, so the reader sees what runs while it runs.
+ */
+export function openLoopRate(ref, fraction, what) {
+  const given = Number(opt('rate', '0'));
+  const rate = Math.round(given || (ref ? ref.g.rps * fraction : 0));
+  if (!rate) return 0;
+  console.log(`\nopen loop: ${rate} ${what} per second${given ? '' : ` (${fraction} of the gateway's throughput at ${ref.conns} connections)`}, each timed from when it was due`);
+  console.log('        | gateway p50 ms   p99 ms  errors  CPU µs/req | bare proxy p50 ms   p99 ms  CPU µs/req | p99 ratio');
+  return rate;
+}
+
+/** The open loop's row: { p50, p99, errors, cpuUs } of the gateway and of the bare proxy at the same rate. */
+export function printOpenLoopRow(rate, g, b) {
+  const pad = (v, n) => String(v).padStart(n);
+  console.log(`${pad(rate, 7)} | ${pad(g.p50.toFixed(3), 14)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors, 7)} ${pad(g.cpuUs.toFixed(0), 11)} | ${pad(b.p50.toFixed(3), 17)} ${pad(b.p99.toFixed(3), 8)} ${pad(b.cpuUs.toFixed(0), 11)} | ${pad((g.p99 / b.p99).toFixed(2), 9)}`);
+}
+
 /** The p-quantile (0..1) of an ascending array, NaN when it is empty. */
 export const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 

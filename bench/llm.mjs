@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, driveAtRate, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, driveAtRate, openLoopRate, printOpenLoopRow, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -175,10 +175,8 @@ async function waitReachable(pool, path, headers) {
  */
 async function openLoop(rows, gateway, bare, gatewayPid, barePid) {
   const ref = rows.find((r) => r.kind === 'completion' && r.conns === 16) ?? rows.filter((r) => r.kind === 'completion').at(-1);
-  const rate = Math.round(Number(opt('rate', '0')) || (ref ? ref.g.rps * RATE_FRACTION : 0));
+  const rate = openLoopRate(ref, RATE_FRACTION, 'completions');
   if (!rate) return;
-  console.log(`\nopen loop: ${rate} completions/s${opt('rate', '') ? '' : ` (${RATE_FRACTION} of the gateway's throughput at ${ref.conns} connections)`}, each timed from when it was due`);
-  console.log('        | gateway p50 ms   p99 ms  errors  CPU µs/req | bare proxy p50 ms   p99 ms  CPU µs/req | p99 ratio');
   const measure = async (t, pid) => {
     const pool = new Pool(t.origin, { connections: 64 });
     const res = await driveAtRate(rate, SECONDS * 1000, WARMUP_MS, completionFrom(pool, t.path, t.headers), () => cpuSeconds(pid));
@@ -188,8 +186,7 @@ async function openLoop(rows, gateway, bare, gatewayPid, barePid) {
   const g = await measure(gateway, gatewayPid);
   const b = await measure(bare, barePid);
   rows.push({ kind: 'open', conns: 0, rate, g, b });
-  const pad = (v, n) => String(v).padStart(n);
-  console.log(`${pad(rate, 7)} | ${pad(g.p50.toFixed(3), 14)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors, 7)} ${pad(g.cpuUs.toFixed(0), 11)} | ${pad(b.p50.toFixed(3), 17)} ${pad(b.p99.toFixed(3), 8)} ${pad(b.cpuUs.toFixed(0), 11)} | ${pad((g.p99 / b.p99).toFixed(2), 9)}`);
+  printOpenLoopRow(rate, g, b);
 }
 
 async function main() {

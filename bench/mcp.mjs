@@ -17,7 +17,7 @@
 // DATABASE_URL is set).
 /* global setTimeout */
 import { Pool } from 'undici';
-import { args, cpuSeconds, driveAtRate, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
+import { args, cpuSeconds, driveAtRate, openLoopRate, printOpenLoopRow, printTargets, quantile, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
 import { openSession, requestBody, startMcpBench } from './mcp-setup.mjs';
 
 const SECONDS = Number(opt('seconds', '5'));
@@ -138,24 +138,20 @@ function dueRequest(pool, path, headers, kind) {
 async function openLoop(rows, b) {
   const calls = rows.filter((r) => r.kind === 'tools/call');
   const ref = calls.find((r) => r.conns === 16) ?? calls.at(-1);
-  const rate = Math.round(Number(opt('rate', '0')) || (ref ? ref.g.rps * RATE_FRACTION : 0));
+  const rate = openLoopRate(ref, RATE_FRACTION, 'tools/call');
   if (!rate) return;
-  console.log(`\nopen loop: ${rate} tools/call per second${opt('rate', '') ? '' : ` (${RATE_FRACTION} of the gateway's throughput at ${ref.conns} connections)`}, each timed from when it was due`);
-  console.log('        | gateway p50 ms   p99 ms  errors  CPU µs/req | bare proxy p50 ms   p99 ms  CPU µs/req | p99 ratio');
   const measure = async (origin, path, auth, pid) => {
     const pool = new Pool(origin, { connections: 64 });
     const h = await openSession(pool, path, auth);
     const res = await driveAtRate(rate, SECONDS * 1000, WARMUP_MS, dueRequest(pool, path, h, 'tools/call'), () => cpuSeconds(pid));
     await pool.close();
-    const q = (p) => res.samples[Math.min(res.samples.length - 1, Math.floor(p * res.samples.length))] ?? NaN;
     const cpu = res.cpu.user + res.cpu.sys;
-    return { p50: q(0.5), p99: q(0.99), errors: res.errors, cpuUs: (cpu / res.samples.length) * 1e6 };
+    return { p50: quantile(res.samples, 0.5), p99: quantile(res.samples, 0.99), errors: res.errors, cpuUs: (cpu / res.samples.length) * 1e6 };
   };
   const g = await measure(new URL(b.gateway).origin, b.gatewayPath, b.auth, b.gatewayPid);
   const r = await measure(b.bare.url, new URL(b.upstream.url).pathname, {}, b.barePid);
   rows.push({ kind: 'open', conns: 0, rate, g, b: r });
-  const pad = (v, n) => String(v).padStart(n);
-  console.log(`${pad(rate, 7)} | ${pad(g.p50.toFixed(3), 14)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors, 7)} ${pad(g.cpuUs.toFixed(0), 11)} | ${pad(r.p50.toFixed(3), 17)} ${pad(r.p99.toFixed(3), 8)} ${pad(r.cpuUs.toFixed(0), 11)} | ${pad((g.p99 / r.p99).toFixed(2), 9)}`);
+  printOpenLoopRow(rate, g, r);
 }
 
 function targetChecks(rows, rss) {
