@@ -11,7 +11,7 @@ import { summarize } from '../../conversation-logs/store.ts';
 import { priceUsage, type TokenUsage } from '../../pricing/cost.ts';
 import { auditEventFor, emitFor, type EventSpec, type Exchange } from '../pipeline/index.ts';
 import type { AccountingSink } from '../capabilities.ts';
-import { chargedDetails } from './charged-details.ts';
+import { outcomeDetails, type RequestDetails } from './charged-details.ts';
 import type { LlmCall } from './call.ts';
 import type { LiveStream, StreamRecord } from './live-streams.ts';
 import { deliveredUsage, estimateUsage, type Metered, type ResponseMeter } from './meter.ts';
@@ -106,17 +106,17 @@ function recordConversation(d: AccountingDeps, o: Outcome): void {
 }
 
 /** The request's side of its outcome event: the answer's status, the endpoint, and where model_route sent it. */
-function requestDetails(call: LlmCall, status: number): Record<string, unknown> {
+function requestDetails(call: LlmCall, status: number): RequestDetails {
   const routed = call.routedBy !== undefined;
   return { status, endpoint: call.label, requested_model: routed ? call.requestedModel : undefined, routed_by: call.routedBy };
 }
 
-function allowDetails(o: Outcome): Record<string, unknown> {
-  return {
-    ...requestDetails(o.call, o.c.status), streamed: o.call.stream, aborted: o.c.aborted || undefined,
-    ...chargedDetails(o.usage, o.cost, o.call.accounted ? o.pricingVersion : undefined, o.estimated),
-    upstream_error: o.c.metered?.error,
-  };
+function detailsOf(o: Outcome, reason: string | undefined): Record<string, unknown> {
+  return outcomeDetails({
+    reason, request: requestDetails(o.call, o.c.status), streamed: o.call.stream, aborted: o.c.aborted || undefined,
+    charged: { usage: o.usage, costMicro: o.cost, pricingVersion: o.call.accounted ? o.pricingVersion : undefined, estimated: o.estimated },
+    upstreamError: o.c.metered?.error,
+  });
 }
 
 /** The request a streamed answer belongs to (the handler passes its forwarding state as is). */
@@ -192,5 +192,5 @@ function runCompletionHooks(t: AccountTarget, text: string | undefined): void {
  */
 function outcomeEvent(o: Outcome, c: Completed): EventSpec {
   const fault = c.aborted === 'upstream_timeout' || c.aborted === 'upstream_broken' ? c.aborted : c.metered?.malformed ? 'upstream_invalid_response' : undefined;
-  return fault ? { type: 'error', details: { reason: fault, ...allowDetails(o) } } : { type: 'allow', details: allowDetails(o) };
+  return { type: fault ? 'error' : 'allow', details: detailsOf(o, fault) };
 }

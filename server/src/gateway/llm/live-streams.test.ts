@@ -6,7 +6,7 @@ import { LiveStreams, type CheckpointRow, type StreamRecord } from './live-strea
 
 const record = (outputTokens: number): StreamRecord => ({
   userId: null, llmId: 'p1', credentialId: 'cred-1', clientIp: '127.0.0.1', model: 'gpt-4o-mini', requestedModel: undefined,
-  pricingVersion: 'test', startMs: 0, details: {}, hold: undefined, estimated: false, costMicro: 0,
+  pricingVersion: 'test', startMs: 0, details: { status: 200, endpoint: 'chat' }, hold: undefined, estimated: false, costMicro: 0,
   usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens },
 });
 

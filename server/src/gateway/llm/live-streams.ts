@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BudgetHold } from '../../budgets/ledger.ts';
 import type { TokenUsage } from '../../pricing/cost.ts';
+import type { RequestDetails } from './charged-details.ts';
 
 /** Everything a recovery needs to charge a stream and write its one outcome event, as delivered so far. */
 export interface StreamRecord {
@@ -19,7 +20,7 @@ export interface StreamRecord {
   pricingVersion: string;
   startMs: number;
   /** The outcome event's fields known when the stream started (status, endpoint, routing). */
-  details: Record<string, unknown>;
+  details: RequestDetails;
   /** The budget scopes and reservations the request holds (the recovery charges them and gives the rest back). */
   hold: BudgetHold | undefined;
   usage: TokenUsage;

@@ -11,7 +11,7 @@ import { dayNumber } from '../../budgets/windows.ts';
 import type { Queryable } from '../../db/db.ts';
 import { storableJson } from '../../db/text.ts';
 import type { UsageIncrement } from '../../usage/rows.ts';
-import { chargedDetails } from './charged-details.ts';
+import { outcomeDetails } from './charged-details.ts';
 import type { CheckpointRow, StreamRecord } from './live-streams.ts';
 
 const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
@@ -116,7 +116,10 @@ export function orphanAccounting(o: Orphan): { usage: UsageIncrement; charges: S
     : [];
   const event: AuditEvent = {
     userId: r.userId, timestamp: Math.floor(o.atMs / 1000), eventType: 'error', clientIp: r.clientIp, llmUuid: r.llmId, model: r.requestedModel,
-    details: { reason: 'gateway_lost', ...r.details, streamed: true, aborted: 'gateway_lost', ...chargedDetails(r.usage, r.costMicro, r.pricingVersion, r.estimated) },
+    details: outcomeDetails({
+      reason: 'gateway_lost', request: r.details, streamed: true, aborted: 'gateway_lost',
+      charged: { usage: r.usage, costMicro: r.costMicro, pricingVersion: r.pricingVersion, estimated: r.estimated },
+    }),
   };
   return { usage, charges, event };
 }

@@ -260,7 +260,7 @@ async function answerPost(ctx: Parameters<typeof respondStream>[0], up: Upstream
  */
 function emitJsonAllow(x: Exchange, outcome: JsonOutcome, started: number): void {
   if (outcome === 'too_large' || outcome === 'failed' || x.outcomeRecorded) return;
-  emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, ...(x.cacheSlot ? { cache: 'miss' } : {}), ...(outcome === 'client_gone' ? { aborted: 'client_gone' } : {}) } });
+  emitFor(x, { type: 'allow', details: { method: x.facts.method, status: 200, ms: Date.now() - started, cache: x.cacheSlot ? 'miss' : undefined, aborted: outcome === 'client_gone' ? 'client_gone' : undefined } });
 }
 
 /** Renders a pipeline verdict that stopped the request, and records its event. */

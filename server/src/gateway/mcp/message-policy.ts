@@ -103,7 +103,7 @@ function recordRefusals(x: Exchange, refused: readonly Refused[]): void {
   const malformed = refused.filter((r) => !PER_TARGET.has(r.code));
   for (const r of refused) {
     if (!PER_TARGET.has(r.code)) continue;
-    emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.reason, method: r.item.method, ...(r.item.uri ? { uri: r.item.uri } : {}) } });
+    emitFor(x, { type: 'deny', tool: r.item.tool, details: { reason: r.reason, method: r.item.method, uri: r.item.uri || undefined } });
   }
   if (malformed.length) emitFor(x, { type: 'deny', details: { reason: malformed[0]!.reason, method: x.facts.method, messages: malformed.length } });
 }

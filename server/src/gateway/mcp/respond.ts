@@ -169,7 +169,7 @@ function upstreamFailed(c: RespondContext, why: 'broken' | 'timeout' | 'invalid'
 function tooLarge(c: RespondContext, headers: Record<string, string | string[]>, bytes: number | undefined): 'too_large' {
   const errs = c.forwarded.filter((r) => r.id !== undefined).map((r) => rpcError(r.id, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
   const all = [...c.local, ...errs];
-  emitFor(c.x, { type: 'error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024, ...(bytes ? { bytes } : {}) } });
+  emitFor(c.x, { type: 'error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024, bytes: bytes || undefined } });
   if (!all.length) all.push(rpcError(null, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
   sendJson(c.res, 200, c.batch ? all : all[0], { ...headers, 'content-type': 'application/json' });
   return 'too_large';

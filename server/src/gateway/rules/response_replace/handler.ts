@@ -81,7 +81,7 @@ export function buildResponseReplace(entries: RuleEntry<ResponseReplaceRule>[]):
         if (c.method !== undefined && !CONTENT_METHODS.has(c.method)) return { kind: 'keep' };
         const r = redactMessage(replacer, msg);
         if (!r.count) return { kind: 'keep' };
-        emitFor(c.x, { type: 'dlp_match', ruleName, tool: c.tool, details: { matches: r.count, rule_index: index, ...(rule.dlp_rule_id ? { dlp_rule_id: rule.dlp_rule_id } : {}) } });
+        emitFor(c.x, { type: 'dlp_match', ruleName, tool: c.tool, details: { matches: r.count, rule_index: index, dlp_rule_id: rule.dlp_rule_id || undefined } });
         return { kind: 'replace', msg: r.msg };
       },
     };
