@@ -47,7 +47,7 @@ export async function admitBudget(ledger: BudgetLedger, x: Exchange, call: LlmCa
   const scopes = budgetScopes(proxy, x.identity?.credentialId);
   if (!scopes.length || !call.accounted) return { verdict: { kind: 'continue' }, hold: undefined, headers: {} };
   const est = call.estimateTokens();
-  const estimate = priceUsage(proxy.provider, call.model ?? '', { ...est, cachedInputTokens: 0 }, nowMs).costMicroCents;
+  const estimate = priceUsage(proxy.provider, call.model ?? '', { inputTokens: est.inputTokens, cachedInputTokens: 0, outputTokens: est.outputTokens }, nowMs).costMicroCents;
   const a = await ledger.admit(scopes, estimate, nowMs);
   if (a.blocked) {
     eventFor(x, a.blocked, true);

@@ -263,7 +263,7 @@ async function relayAnswer(d: Deps, rt: LlmRuntime, f: Forwarding, up: UpstreamR
   // A stream's progress is recorded while it runs, so that what was delivered is charged if this process dies.
   const live = isSse && meter && call.accounted ? d.streams.begin(liveRecord(f, meter, up.statusCode)) : undefined;
   if (!res.destroyed) {
-    res.writeHead(up.statusCode, { ...clientResponseHeaders(up.headers, false), ...f.extraHeaders });
+    res.writeHead(up.statusCode, Object.assign(clientResponseHeaders(up.headers, false), f.extraHeaders));
     // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
     if (isSse) res.flushHeaders();
     aborted = await relay(up, res, meter);
@@ -291,7 +291,7 @@ async function answerModelList(d: Deps, rt: LlmRuntime, f: Forwarding, up: Upstr
   const listed = await filteredModelList(up, rt.adapter, rt.models.visibleTo(f.x.identity), proxy.limits.llmMaxRespBodyKb * 1024);
   const gone = f.res.destroyed;
   if (listed === undefined && !gone) return upstreamFailed(d, f, INVALID_MODEL_LIST);
-  if (listed !== undefined) sendJson(f.res, up.statusCode, listed, { ...clientResponseHeaders(up.headers, true), ...f.extraHeaders });
+  if (listed !== undefined) sendJson(f.res, up.statusCode, listed, Object.assign(clientResponseHeaders(up.headers, true), f.extraHeaders));
   const done = { x: f.x, call: f.call, hold: f.hold, completionHooks: rt.completionHooks, live: undefined };
   await accountCompleted(d, done, { status: up.statusCode, metered: undefined, aborted: gone ? 'client_gone' : false, startMs: f.startMs });
 }

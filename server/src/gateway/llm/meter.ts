@@ -67,31 +67,39 @@ export class ResponseMeter {
 
   /** `status` of the answer: successful JSON answers get the fast path (usage read alone, no full parse). */
   finish(status = 200): Metered {
-    const base = { bytes: this.bytes, overCap: this.overCap };
-    if (this.overCap) return { ...base, usage: undefined, text: '', chars: this.bytes, jsonText: undefined, error: undefined };
+    if (this.overCap) return this.metered(undefined, '', this.bytes, undefined);
     if (this.sse && this.reader) {
       this.sse.end();
-      return { ...base, usage: this.reader.usage(), text: this.reader.text(), chars: this.reader.chars(), jsonText: undefined, error: undefined };
+      return this.metered(this.reader.usage(), this.reader.text(), this.reader.chars(), undefined);
     }
-    return this.finishJson(status, base);
+    return this.finishJson(status);
+  }
+
+  /** The result as one literal of a fixed shape (a spread of shared fields built a larger object per request). */
+  private metered(usage: TokenUsage | undefined, text: string, chars: number, jsonText: string | undefined): Metered {
+    return { usage, text, chars, jsonText, error: undefined, bytes: this.bytes, overCap: this.overCap };
   }
 
   /** A JSON answer (not over the cap): usage alone when nothing else is wanted, else the parsed body's parts. */
-  private finishJson(status: number, base: { bytes: number; overCap: boolean }): Metered {
+  private finishJson(status: number): Metered {
     const jsonText = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     if (!this.wantText && status < 400) {
       const inner = lastObjectOf(jsonText, this.adapter.usageKey);
       const usage = inner === undefined ? undefined : this.adapter.usageFromObject(this.ep, inner);
-      if (usage) return { ...base, usage, text: '', chars: 0, jsonText, error: undefined };
+      if (usage) return this.metered(usage, '', 0, jsonText);
     }
     const body: Json | undefined = parseJson(jsonText);
     if (body === undefined) {
-      return { ...base, usage: undefined, text: '', chars: jsonText.length, jsonText: undefined, error: undefined, ...(status < 400 ? { malformed: true as const } : {}) };
+      const m = this.metered(undefined, '', jsonText.length, undefined);
+      if (status < 400) m.malformed = true;
+      return m;
     }
     const usage = this.adapter.usageFromJson(this.ep, body);
     // The text is read when someone wants it, or when the chars/4 fallback needs its length.
     const text = this.wantText || !usage ? this.adapter.completionFromJson(this.ep, body) : '';
-    return { ...base, usage, text, chars: text.length, jsonText, error: usage ? undefined : this.adapter.errorFromJson(body) };
+    const m = this.metered(usage, text, text.length, jsonText);
+    if (!usage) m.error = this.adapter.errorFromJson(body);
+    return m;
   }
 }
 

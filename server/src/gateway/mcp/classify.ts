@@ -65,7 +65,8 @@ function classifyReply(m: Record<string, unknown>, info: RequestInfo): RequestIn
   if (!isId(m.id)) return { ...info, invalid: invalid(has(m, 'id') ? RpcMsg.badId : RpcMsg.unknownShape) };
   if (has(m, 'result') === has(m, 'error')) return { ...info, invalid: invalid(RpcMsg.unknownShape) };
   if (has(m, 'error') && !isErrorObject(m.error)) return { ...info, invalid: invalid(RpcMsg.unknownShape) };
-  return { ...info, kind: 'response' };
+  info.kind = 'response';
+  return info;
 }
 
 function isErrorObject(e: unknown): boolean {

@@ -171,7 +171,7 @@ function tooLarge(c: RespondContext, headers: Record<string, string | string[]>,
   const all = [...c.local, ...errs];
   emitFor(c.x, { type: 'error', details: { reason: 'response_too_large', cap_kb: c.capBytes / 1024, bytes: bytes || undefined } });
   if (!all.length) all.push(rpcError(null, RpcCode.responseTooLarge, RpcMsg.responseTooLarge));
-  sendJson(c.res, 200, c.batch ? all : all[0], { ...headers, 'content-type': 'application/json' });
+  sendJson(c.res, 200, c.batch ? all : all[0], headers);
   return 'too_large';
 }
 

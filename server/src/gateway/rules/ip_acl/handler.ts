@@ -24,17 +24,33 @@ export function buildIpAcl(entries: RuleEntry<IpAclRule>[]): RuleHandler[] {
     cidrs: rule.cidrs.map((c) => parseCidr(c)).filter((c): c is Cidr => c !== undefined),
   }));
   const first = entries[0]!.index;
+  const addresses = new AddressCache();
   return [{
     ruleType: 'ip_acl', index: first, ruleName: `ip_acl#${first}`,
     // The gate itself runs for every request; each rule's own scope is checked inside.
     scope: toolScope(['*']),
     needsTools: acls.some((a) => !a.scope.all),
-    network: (x) => decide(acls, x),
+    network: (x) => decide(acls, x, addresses.parse(x.clientIp)),
   }];
 }
 
-function decide(acls: CompiledAcl[], x: Exchange): Verdict {
-  const ip = parseIp(x.clientIp);
+/**
+ * Parsed client addresses, so that a client's requests parse its address once: parsing allocated a 16-byte array and
+ * ran a split and a regex per request. Bounded: cleared when full, so a spread of addresses costs only re-parsing.
+ */
+class AddressCache {
+  private readonly parsed = new Map<string, Uint8Array | undefined>();
+
+  parse(address: string): Uint8Array | undefined {
+    if (this.parsed.has(address)) return this.parsed.get(address);
+    const ip = parseIp(address);
+    if (this.parsed.size >= 4096) this.parsed.clear();
+    this.parsed.set(address, ip);
+    return ip;
+  }
+}
+
+function decide(acls: CompiledAcl[], x: Exchange, ip: Uint8Array | undefined): Verdict {
   let sawAllow = false;
   for (const a of acls) {
     if (!a.scope.all && !a.scope.matches(x.facts.tools)) continue;
