@@ -3,6 +3,7 @@
 // Usage: node bench/alloc-report.mjs EARLIER.heapprofile LATER.heapprofile [--top 40] [--depth 1]
 import { readFileSync } from 'node:fs';
 import { args, opt } from './common.mjs';
+import { frameName } from './phases.mjs';
 
 const [earlier, later] = args.filter((a) => a.endsWith('.heapprofile'));
 if (!earlier || !later) {
@@ -11,8 +12,6 @@ if (!earlier || !later) {
 }
 const TOP = Number(opt('top', '40'));
 const DEPTH = Number(opt('depth', '1'));
-
-const frameName = (cf) => `${cf.functionName || '(anonymous)'} ${cf.url.replace(/^.*\/(server|node_modules)\//, '$1/')}:${cf.lineNumber + 1}`;
 
 function bySite(file) {
   const sites = new Map();

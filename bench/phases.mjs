@@ -72,8 +72,8 @@ export function phaseShares(profilePath, window = { fromMs: 0, toMs: Infinity })
   return { total, shares: byShare(counts), selfShares: byShare(self) };
 }
 
-/** `function file:line` of a frame, the file relative to the repository or node_modules. */
-function frameName({ functionName, url, lineNumber }) {
+/** `function file:line` of a frame (a CPU or heap profile's callFrame), the file relative to the repository or node_modules. */
+export function frameName({ functionName, url, lineNumber }) {
   if (!url) return functionName;
   const file = url.replace(/^file:\/\/.*?\/(server\/|node_modules\/)/, '$1');
   return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;

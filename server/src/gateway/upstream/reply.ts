@@ -10,9 +10,9 @@ import { COOKIE_SETTING_HEADERS } from './headers.ts';
  * writes itself passes here, a rule's (a lambda's exit, a cache hit) too, so no cookie is set here whatever the
  * headers came from (headers.ts COOKIE_SETTING_HEADERS says why).
  */
-export function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]> | undefined): void {
-  writePlain(res, status, body, headers);
-}
+export const sendBody: Writer = wholeBodyWriter(undefined);
+
+const writeJson = wholeBodyWriter({ value: 'application/json', wins: true });
 
 /** A JSON answer; a string body is taken as JSON text already serialised. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | string[]>): void {
@@ -25,9 +25,7 @@ export function sendError(res: ServerResponse, status: number, message: string, 
 }
 
 /** A body a rule produced (a lambda's exit, a cache hit): JSON unless the rule's own headers say otherwise. */
-export function sendRuleBody(res: ServerResponse, status: number, body: string, headers: Record<string, string> | undefined): void {
-  writeRuleBody(res, status, body, headers);
-}
+export const sendRuleBody: Writer = wholeBodyWriter({ value: 'application/json', wins: false });
 
 /** A content type for an answer: set over the headers' own (`wins`) or only where they name none. */
 interface ContentType { value: string; wins: boolean }
@@ -53,7 +51,3 @@ function wholeBodyWriter(type: ContentType | undefined): Writer {
     res.end(body);
   };
 }
-
-const writePlain = wholeBodyWriter(undefined);
-const writeJson = wholeBodyWriter({ value: 'application/json', wins: true });
-const writeRuleBody = wholeBodyWriter({ value: 'application/json', wins: false });
