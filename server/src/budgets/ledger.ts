@@ -56,6 +56,11 @@ export interface HoldEntry {
    * store, or this process alone while Redis is unreachable.
    */
   reserved: false | 'shared' | 'local';
+  /**
+   * The scope's keys in the window, built once per request instead of at each of its four uses. Absent on the holds
+   * of stream records written before it existed (keysOf builds them then).
+   */
+  keys?: WindowKeys;
 }
 
 /** What a request holds between admission and accounting. */
@@ -96,10 +101,14 @@ const WINDOW_GRACE_MS = 2 * 86_400_000;
 const LEASE_MS = 10_000;
 const WAIT_STEP_MS = 20;
 
-function keys(sc: ScopeBudget, w: BudgetWindow) {
+interface WindowKeys { spent: string; lease: string; reserved: string }
+
+function keys(sc: ScopeBudget, w: BudgetWindow): WindowKeys {
   const base = `budget:${sc.llmId}:${sc.scope}:`;
   return { spent: `${base}w:${w.tag}`, lease: `${base}h:${w.tag}`, reserved: `${base}r` };
 }
+
+const keysOf = (e: HoldEntry): WindowKeys => (e.keys ??= keys(e.scope, e.window));
 
 const isRedisDown = (err: unknown) => err instanceof DatastoreUnavailable && err.store === 'redis';
 
@@ -134,9 +143,10 @@ export class BudgetLedger {
   }
 
   async admit(scopes: readonly ScopeBudget[], estimateMicro: number, nowMs: number): Promise<Admission> {
-    const entries: HoldEntry[] = scopes.map((scope) => ({
-      scope, window: windowAt(scope.budget.period, nowMs), hard: scope.budget.hardBlock && capMicroCents(scope.budget) > 0, reserved: false,
-    }));
+    const entries: HoldEntry[] = scopes.map((scope) => {
+      const window = windowAt(scope.budget.period, nowMs);
+      return { scope, window, hard: scope.budget.hardBlock && capMicroCents(scope.budget) > 0, reserved: false, keys: keys(scope, window) };
+    });
     const hold: BudgetHold = { estimateMicro: Math.max(0, Math.round(estimateMicro)), entries };
     let checks: Array<{ v: ScopeVerdict; othersReserved: number; hard: boolean }>;
     try {
@@ -165,7 +175,7 @@ export class BudgetLedger {
     // The reservation and the read touch different keys and neither needs the other's answer, so they share one round
     // trip. allSettled, not all: admit() releases the hold when this throws, which must not happen before the
     // reservation is made (or it would stay reserved).
-    const [reserved, spent] = await Promise.allSettled([e.hard ? this.reserve(e, estimate) : 0, this.readSpent(e.scope, e.window, nowMs)]);
+    const [reserved, spent] = await Promise.allSettled([e.hard ? this.reserve(e, estimate) : 0, this.readSpent(e.scope, e.window, nowMs, keysOf(e))]);
     if (reserved.status === 'rejected') throw reserved.reason;
     if (spent.status === 'fulfilled') v.spentMicro = spent.value;
     // A hard cap that can be read from neither store refuses (the caller answers 503); a soft one only flags.
@@ -176,7 +186,7 @@ export class BudgetLedger {
 
   /** Reserves the estimate; returns what the *other* requests in flight hold. */
   private async reserve(e: HoldEntry, estimate: number): Promise<number> {
-    const key = keys(e.scope, e.window).reserved;
+    const key = keysOf(e).reserved;
     try {
       const r = await this.state.incr(key, estimate, RESERVATION_TTL_MS, true);
       e.reserved = 'shared';
@@ -221,9 +231,9 @@ export class BudgetLedger {
     const amount = Math.max(0, Math.round(amountMicro));
     await Promise.all(hold.entries.map(async (e) => {
       try {
-        if (amount > 0) await this.state.incrIfExists(keys(e.scope, e.window).spent, amount, windowTtl(e.window, nowMs));
+        if (amount > 0) await this.state.incrIfExists(keysOf(e).spent, amount, windowTtl(e.window, nowMs));
       } catch (err) {
-        this.dirty.add(keys(e.scope, e.window).spent);
+        this.dirty.add(keysOf(e).spent);
         this.log.warn('a recovered stream\'s charge did not reach the hot budget copy; it is rebuilt from the durable copy', { err, llm: e.scope.llmId });
       }
       // The dead gateway's reservation was made in the shared store; a local one died with it.
@@ -257,18 +267,19 @@ export class BudgetLedger {
    * for its rebuild. Reading it once per process and window rebuilds it first.
    */
   private async warmUp(e: HoldEntry, nowMs: number): Promise<void> {
-    const k = keys(e.scope, e.window).spent;
+    const k = keysOf(e).spent;
     if (this.warm.has(k) && !this.dirty.has(k)) return;
-    await this.readSpent(e.scope, e.window, nowMs);
+    await this.readSpent(e.scope, e.window, nowMs, keysOf(e));
     if (this.warm.size >= 10_000) this.warm.clear();
     this.warm.add(k);
   }
 
   private async charge(e: HoldEntry, amount: number, nowMs: number): Promise<void> {
-    const k = keys(e.scope, e.window);
+    const k = keysOf(e);
     const ttl = windowTtl(e.window, nowMs);
     try {
-      await this.resync(k.spent, k.lease);
+      const resyncing = this.resync(k.spent, k.lease);
+      if (resyncing) await resyncing;
       let v = await this.state.incrIfExists(k.spent, amount, ttl);
       if (v === undefined) {
         // The hot copy is gone: the charge waits for the rebuild and lands on the new key.
@@ -287,7 +298,7 @@ export class BudgetLedger {
 
   private async unreserve(e: HoldEntry, estimate: number): Promise<void> {
     if (!e.reserved || estimate <= 0) return;
-    const key = keys(e.scope, e.window).reserved;
+    const key = keysOf(e).reserved;
     if (e.reserved === 'local') {
       const left = (this.localReserved.get(key) ?? 0) - estimate;
       if (left > 0) this.localReserved.set(key, left);
@@ -306,10 +317,11 @@ export class BudgetLedger {
    * Charged spend of a window: the hot copy (rebuilt first if it is missing), or the durable copy when Redis is
    * unreachable (PostgreSQL plus this process's unflushed charges).
    */
-  private async readSpent(scope: ScopeBudget, window: BudgetWindow, nowMs: number): Promise<number> {
-    const k = keys(scope, window);
+  private async readSpent(scope: ScopeBudget, window: BudgetWindow, nowMs: number, k = keys(scope, window)): Promise<number> {
     try {
-      await this.resync(k.spent, k.lease);
+      // Awaited only when there is a resync: an await of undefined still costs every request a turn of the queue.
+      const resyncing = this.resync(k.spent, k.lease);
+      if (resyncing) await resyncing;
       let v = await this.state.getNumber(k.spent);
       if (v === 0) {
         await this.hydrate(scope, window, nowMs);
