@@ -68,7 +68,10 @@ export class GatewayMetrics {
     this.child(`b|${scope}`, () => this.budgetBlocks.labels(scope)).inc();
   }
 
+  /** Per kind, looked up once: `labels()` builds a new child object (and closures) on every call. */
+  private readonly upstreamOf = { mcp: this.upstream.labels('mcp'), llm: this.upstream.labels('llm') };
+
   upstreamSeconds(kind: 'mcp' | 'llm', seconds: number): void {
-    this.upstream.labels(kind).observe(seconds);
+    this.upstreamOf[kind].observe(seconds);
   }
 }

@@ -1,5 +1,5 @@
 // The gateway role: the proxy listener (data plane) and the internal admin listener (status, config version).
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerParseErrorsInJson } from '../http/parse-errors.ts';
 import { GATEWAY_STOPPING_MESSAGE } from './upstream/pool.ts';
@@ -36,6 +36,10 @@ export interface GatewayOptions {
   adminPort: number;
 }
 
+/** The proxy kind a response was for, kept on the response for the metrics' `finish` listener. */
+const KIND = Symbol('tollgate.proxyKind');
+type CountedResponse = ServerResponse & { [KIND]?: ProxyKindLabel };
+
 function listen(server: Server, host: string, port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -65,10 +69,13 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
   const hostAllowed = buildHostCheck({ proxyDomain: s.config.proxyDomain, host: opts.host, publicHosts: s.config.gatewayPublicHosts });
   const refusedHosts = new Set<string>();
 
+  // One listener for every response (no closure and once-wrapper per request); the kind is set once routing found one.
+  const countResponse = function (this: CountedResponse): void {
+    metrics.response(this[KIND] ?? 'none', this.statusCode);
+  };
   let closing = false;
-  const proxy = createServer((req, res) => {
-    let kind: ProxyKindLabel = 'none';
-    res.once('finish', () => metrics.response(kind, res.statusCode));
+  const proxy = createServer((req, res: CountedResponse) => {
+    res.on('finish', countResponse);
     // A stopping gateway takes no new request, also not on a kept-alive connection: the client (or its load balancer)
     // retries on another replica, and no request starts after the handlers' last drain and flush.
     if (closing) {
@@ -94,7 +101,7 @@ export async function startGateway(s: Services, opts: GatewayOptions): Promise<G
       sendJson(res, 404, { error: 'Proxy not found' });
       return;
     }
-    kind = route.proxy.kind;
+    res[KIND] = route.proxy.kind;
     const h = route.proxy.kind === 'mcp' ? mcp : llm;
     h.handle(req, res, route).catch((err: unknown) => {
       s.log.error('gateway handler failed', { err, proxy: route.proxy.id });
