@@ -10,8 +10,12 @@ interface Entry {
 
 /** Default bound of cache entries (setCached), in bytes. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-/** What a cache entry costs besides its key and value (map slot, entry object), roughly. */
-const ENTRY_OVERHEAD = 96;
+/**
+ * What a cache entry costs on the heap besides its key's and value's characters: the map and age-order slots, the
+ * entry object, the string headers. Measured on Node 20 at 480–740 bytes per entry (docs/performance.md, "The
+ * static_cache's bound is the heap it takes"); the 96 assumed before let small answers take twice the bound.
+ */
+const ENTRY_OVERHEAD = 512;
 
 /**
  * In-process state for a single node. Time is read from `now` (the Services clock, so tests expire TTLs by moving
