@@ -2,7 +2,7 @@
 // reading a process's CPU time and peak RSS from /proc, and calling the management API.
 /* global setTimeout, clearTimeout, fetch */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -142,6 +142,52 @@ export function procStatFields(path) {
 export function cpuSeconds(pid) {
   const f = procStatFields(`/proc/${pid}/stat`);
   return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
+}
+
+/** CPU clock ticks (user + sys) of each thread of a process; a thread that ended in between is skipped. */
+function threadTicks(pid) {
+  const ticks = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const f = procStatFields(`/proc/${pid}/task/${tid}/stat`);
+      ticks.set(tid, Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Splits a process's CPU over a measurement window by thread: sample() at the window's start and end (it returns
+ * readCpu(pid), so that it can stand in for a benchmark's CPU reading), then shares() gives the main thread's (the event loop), the busiest other thread's and all the others' fractions. Node 20 names
+ * every thread "node", so the busiest other one is named by rank: in embedded mode it is the PGlite worker (checked
+ * with perf, docs/performance.md "Every thread at full speed"); the rest are V8's compiler and GC helpers and libuv's
+ * pool. Full speed, unlike callgrind's per-thread counts.
+ */
+export function threadSampler(pid, readCpu = () => undefined) {
+  const snaps = [];
+  const shares = () => {
+    const [a, b] = snaps;
+    if (!a || !b) return undefined;
+    const used = [...b].map(([tid, t]) => [tid, t - (a.get(tid) ?? 0)]);
+    const total = used.reduce((n, [, t]) => n + t, 0) || 1;
+    const main = (used.find(([tid]) => tid === String(pid))?.[1] ?? 0) / total;
+    const busiest = Math.max(0, ...used.filter(([tid]) => tid !== String(pid)).map(([, t]) => t)) / total;
+    return { main, busiestOther: busiest, rest: Math.max(0, 1 - main - busiest) };
+  };
+  return {
+    sample() {
+      snaps.push(threadTicks(pid));
+      return readCpu(pid);
+    },
+    shares,
+    describe() {
+      const s = shares();
+      const pc = (x) => `${(x * 100).toFixed(0)} %`;
+      return s ? `main thread ${pc(s.main)}, busiest other thread ${pc(s.busiestOther)}, the rest ${pc(s.rest)}` : 'not sampled';
+    },
+  };
 }
 
 export function peakRssMb(pid) {

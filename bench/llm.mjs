@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, driveAtRate, openLoopRate, printOpenLoopRow, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, threadSampler, driveAtRate, openLoopRate, printOpenLoopRow, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -239,12 +239,15 @@ async function main() {
       const gp = new Pool(gateway.origin, { connections: conns });
       const bp = new Pool(bare.url, { connections: conns });
       const d = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(dp, direct.path, direct.headers)));
-      const g = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(gp, gateway.path, gateway.headers), () => cpuSeconds(pid)));
+      const threads = threadSampler(pid, cpuSeconds);
+      const g = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(gp, gateway.path, gateway.headers), threads.sample));
+      g.threads = threads.shares();
       const b = summarizeLatency(await drive(conns, SECONDS * 1000, completionOnce(bp, direct.path, direct.headers), () => cpuSeconds(bare.child.pid)));
       await Promise.all([dp.close(), gp.close(), bp.close()]);
       rows.push({ kind: 'completion', conns, d, g, b });
       const pad = (v, n) => String(v).padStart(n);
       console.log(`${pad(conns, 5)} | ${pad(d.rps.toFixed(0), 10)} ${pad(d.p50.toFixed(3), 8)} ${pad(d.p99.toFixed(3), 8)} | ${pad(g.rps.toFixed(0), 11)} ${pad(g.p50.toFixed(3), 8)} ${pad(g.p99.toFixed(3), 8)} ${pad(g.errors + d.errors, 7)} ${pad(`${g.cpuUs.toFixed(0)} (${g.userUs.toFixed(0)}+${g.sysUs.toFixed(0)})`, 22)} | ${pad((g.rps / d.rps).toFixed(2), 9)} ${pad((g.p50 - d.p50).toFixed(3), 13)} | ${pad(`${b.cpuUs.toFixed(0)} (${b.userUs.toFixed(0)}+${b.sysUs.toFixed(0)})`, 21)} ${pad((b.p50 - d.p50).toFixed(3), 13)}`);
+      console.log(`      gateway CPU by thread: ${threads.describe()}; peak RSS so far ${peakRssMb(pid).toFixed(0)} MB`);
     }
     await openLoop(rows, gateway, { ...direct, origin: bare.url }, pid, bare.child.pid);
     console.log(`\nstreaming chat completions (${CHUNKS} content chunks, ${GAP_MS} ms apart)`);
@@ -254,12 +257,15 @@ async function main() {
       const gp = new Pool(gateway.origin, { connections: conns });
       const bp = new Pool(bare.url, { connections: conns });
       const d = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(dp, direct.path, direct.headers)));
-      const g = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(gp, gateway.path, gateway.headers), () => cpuSeconds(pid)));
+      const threads = threadSampler(pid, cpuSeconds);
+      const g = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(gp, gateway.path, gateway.headers), threads.sample));
+      g.threads = threads.shares();
       const b = summarizeStream(await drive(conns, SECONDS * 1000, streamOnce(bp, direct.path, direct.headers), () => cpuSeconds(bare.child.pid)));
       await Promise.all([dp.close(), gp.close(), bp.close()]);
       rows.push({ kind: 'stream', conns, d, g, b });
       const pad = (v, n) => String(v).padStart(n);
       console.log(`${pad(conns, 5)} | ${pad(d.ttfcP50.toFixed(3), 16)} ${pad(d.ttfcP99.toFixed(3), 5)} ${pad(d.gapP50.toFixed(3), 9)} | ${pad(g.ttfcP50.toFixed(3), 17)} ${pad(g.ttfcP99.toFixed(3), 5)} ${pad(g.gapP50.toFixed(3), 9)} ${pad(g.errors + d.errors, 7)} ${pad(`${g.cpuUs.toFixed(0)} (${g.userUs.toFixed(0)}+${g.sysUs.toFixed(0)})`, 25)} | ${pad((g.ttfcP50 - d.ttfcP50).toFixed(3), 17)} ${pad((g.gapP50 - d.gapP50).toFixed(3), 13)} | ${pad(b.cpuUs.toFixed(0), 18)} ${pad((b.ttfcP50 - d.ttfcP50).toFixed(3), 17)}`);
+      console.log(`      gateway CPU by thread: ${threads.describe()}; peak RSS so far ${peakRssMb(pid).toFixed(0)} MB`);
     }
     const rss = peakRssMb(pid);
     console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);

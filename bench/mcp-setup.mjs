@@ -1,5 +1,6 @@
-// What the MCP benchmarks share: start a real MCP upstream (official SDK), a Tollgate and the bare proxy, configure
-// a proxy with the realistic rule set through the management API, and open MCP sessions.
+// What the MCP benchmarks share: start an MCP upstream, a Tollgate and the bare proxy, configure a proxy with the
+// realistic rule set through the management API, and open MCP sessions. The upstream is bench/mcp-upstream.mjs's raw
+// JSON-RPC server unless --sdk-upstream (or --sse, which only the SDK server answers with) asks for the official SDK's.
 //
 // Topology: with DATABASE_URL (unless --embedded) the API and the gateway are separate processes on one PostgreSQL
 // in a throw-away schema, so the gateway's CPU is its own; otherwise one embedded `tollgate serve` (PGlite).
@@ -25,6 +26,17 @@ export function benchRules() {
   ].filter((r) => !only || only.split(',').includes(r.rule_type));
 }
 
+/** The upstream's argument (bench/mcp-upstream.mjs): raw unless the SDK server is asked for. */
+export function upstreamMode(sse) {
+  if (sse) return 'sse';
+  return args.includes('--sdk-upstream') ? 'json' : 'raw';
+}
+
+/** How the benchmarks' output names the upstream. */
+export function upstreamLabel(sse) {
+  return { sse: 'SDK McpServer, SSE answers', json: 'SDK McpServer, JSON answers', raw: 'raw JSON-RPC on node:http (--sdk-upstream: the SDK server)' }[upstreamMode(sse)];
+}
+
 /**
  * Starts everything and configures the proxy. Options: sse (upstream answers with SSE), pg (PostgreSQL topology),
  * nice, gatewayWrap / bareWrap (a command the process runs under, e.g. valgrind), gatewayNodeArgs (node options of
@@ -45,7 +57,7 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
     if (pg) spawnSync('psql', [process.env.DATABASE_URL, '-c', `DROP SCHEMA IF EXISTS ${schema} CASCADE`], { stdio: 'ignore' });
   };
   try {
-    const upstream = await proc('upstream', otherCores, [join(root, 'bench/mcp-upstream.mjs'), sse ? 'sse' : 'json'], {}, { url: /UPSTREAM (\S+)/ });
+    const upstream = await proc('upstream', otherCores, [join(root, 'bench/mcp-upstream.mjs'), upstreamMode(sse)], {}, { url: /UPSTREAM (\S+)/ });
     const common = {
       TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
       TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true', TOLLGATE_LOG_LEVEL: 'info',

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:mcp — the MCP gateway benchmark (issue 3 item 8).
 //
-// Starts a real MCP upstream (official SDK, stateful session, JSON answers) and a Tollgate (`tollgate serve`,
+// Starts an MCP upstream (bench/mcp-upstream.mjs: raw JSON-RPC on node:http, or with --sdk-upstream the official SDK's
+// server with stateful sessions) and a Tollgate (`tollgate serve`,
 // PostgreSQL with DATABASE_URL (API and gateway then run as separate processes), else embedded) in their own processes, configures a proxy through
 // the management API with a realistic rule set (an ip_acl, a rate_limit that does not fire, a response_replace and a
 // static_cache whose lookups all miss), then drives tools/call and tools/list directly and through the gateway at 1,
@@ -10,15 +11,16 @@
 // tools/call in an open loop at one fixed rate through the gateway and the bare proxy, each call timed from when it
 // was due (the tail a call meets below saturation).
 // With `taskset` available, the gateway is pinned to core 0 and the upstream and this load generator to the other
-// cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sse (upstream answers with SSE),
+// cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sdk-upstream, --sse (the SDK upstream
+// answers with SSE),
 // --rules T1,T2 (only those rule types of the set), --no-rules, --rate-fraction F (the open loop's rate as a
 // fraction of the gateway's tools/call throughput at 16 connections, default 0.5; 0 skips it), --rate N (per second),
 // --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
 // DATABASE_URL is set).
 /* global setTimeout */
 import { Pool } from 'undici';
-import { args, cpuSeconds, driveAtRate, openLoopRate, printOpenLoopRow, printTargets, quantile, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
-import { openSession, requestBody, startMcpBench } from './mcp-setup.mjs';
+import { args, cpuSeconds, threadSampler, driveAtRate, openLoopRate, printOpenLoopRow, printTargets, quantile, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
+import { openSession, requestBody, startMcpBench, upstreamLabel } from './mcp-setup.mjs';
 
 const SECONDS = Number(opt('seconds', '5'));
 const CONNS = opt('conns', '1,16,64').split(',').map(Number);
@@ -98,20 +100,23 @@ async function main() {
         const bh = await openSession(barePool, up.pathname, {});
         const skipped = { rps: NaN, p50: NaN, p99: NaN, count: 1, errors: 0, cpu: NaN };
         const d = GATEWAY_ONLY ? skipped : await drive(directPool, up.pathname, dh, kind, conns, SECONDS * 1000);
-        const g = await drive(gwPool, b.gatewayPath, gh, kind, conns, SECONDS * 1000, () => cpuTotal(b.gatewayPid));
+        const threads = threadSampler(b.gatewayPid, cpuTotal);
+        const g = await drive(gwPool, b.gatewayPath, gh, kind, conns, SECONDS * 1000, threads.sample);
+        g.threads = threads.shares();
         const r = GATEWAY_ONLY ? skipped : await drive(barePool, up.pathname, bh, kind, conns, SECONDS * 1000, () => cpuTotal(b.barePid));
         rows.push({ kind, conns, d, g, b: r });
         await directPool.close();
         await gwPool.close();
         await barePool.close();
         printRow(rows.at(-1));
+        console.log(`${' '.repeat(18)}gateway CPU by thread: ${threads.describe()}; peak RSS so far ${peakRssMb(b.gatewayPid).toFixed(0)} MB`);
       }
     }
     if (!GATEWAY_ONLY) await openLoop(rows, b);
     const rss = peakRssMb(b.gatewayPid);
     console.log(`\ngateway peak RSS (VmHWM): ${rss.toFixed(1)} MB`);
     printTargets('targets (issue 26: gateway pinned to one core, the realistic rule set on)', targetChecks(rows, rss));
-    console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; upstream: SDK McpServer, ${SSE ? 'SSE' : 'JSON'} answers; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
+    console.log(`gateway pinned to core 0: ${hasTaskset ? 'yes' : 'no (taskset not available)'}; cores: ${ncpu}; upstream: ${upstreamLabel(SSE)}; datastores: ${PG ? 'PostgreSQL (API and gateway in separate processes)' : 'embedded PGlite (API, database and gateway in one process)'} + ${args.includes('--redis') && process.env.REDIS_URL ? 'Redis' : 'in-process state'}`);
     console.log('bare proxy = node:http + undici passthrough with no auth, rules or events (bench/bare-proxy.mjs), pinned to the same core: the floor of any Node proxy here.');
     const closed = rows.filter((r) => r.kind !== 'open').map(({ kind, conns, d, g, b: r }) => ({ kind, conns, direct: round(d), gateway: round(g), bareProxy: round(r) }));
     const open = rows.filter((r) => r.kind === 'open').map(({ rate, g, b: r }) => ({ kind: 'open loop', rate, gateway: g, bareProxy: r }));
@@ -168,7 +173,7 @@ function targetChecks(rows, rss) {
 }
 
 function round(r) {
-  return { rps: Math.round(r.rps), p50Ms: +r.p50.toFixed(3), p99Ms: +r.p99.toFixed(3), errors: r.errors, ...(r.cpu !== undefined ? { cpuUsPerReq: Math.round((r.cpu / r.count) * 1e6) } : {}) };
+  return { rps: Math.round(r.rps), p50Ms: +r.p50.toFixed(3), p99Ms: +r.p99.toFixed(3), errors: r.errors, ...(r.cpu !== undefined ? { cpuUsPerReq: Math.round((r.cpu / r.count) * 1e6) } : {}), ...(r.threads ? { threads: r.threads } : {}) };
 }
 
 let header = false;
