@@ -206,15 +206,18 @@ export async function api(base, pat, method, path, body) {
 export const tollgateBin = `${root}server/bin/tollgate.mjs`;
 
 /**
- * The node options `npm start` runs `tollgate serve` with (package.json's start script): the embedded-mode process that
- * the benchmarks measure and the memory tests start is the one a user runs (docs/performance.md, "Memory").
+ * The environment and node options `npm start` runs `tollgate serve` with (package.json's start script): the
+ * embedded-mode process that the benchmarks measure and the memory tests start is the one a user runs
+ * (docs/performance.md, "Memory"). Pass startEnv in the process's environment and startNodeArgs before the script.
  */
-export const startNodeArgs = (() => {
+const startCommand = (() => {
   const script = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).scripts.start;
-  const m = /\bnode((?: --[\w-]+(?:=\S+)?)*) server\/bin\/tollgate\.mjs serve\b/.exec(script);
-  if (!m) throw new Error(`package.json's start script does not run \`node [options] server/bin/tollgate.mjs serve\`: ${script}`);
-  return m[1].split(' ').filter(Boolean);
+  const m = /((?:\b[A-Z_]+=\S+ )*)node((?: --[\w-]+(?:=\S+)?)*) server\/bin\/tollgate\.mjs serve\b/.exec(script);
+  if (!m) throw new Error(`package.json's start script does not run \`[VAR=value ...] node [options] server/bin/tollgate.mjs serve\`: ${script}`);
+  return { env: Object.fromEntries(m[1].split(' ').filter(Boolean).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)])), nodeArgs: m[2].split(' ').filter(Boolean) };
 })();
+export const startEnv = startCommand.env;
+export const startNodeArgs = startCommand.nodeArgs;
 
 /** Extra node options for the measured gateway process (e.g. `--trace-gc`), from TOLLGATE_BENCH_GATEWAY_NODE_ARGS. */
 export const extraGatewayNodeArgs = (process.env.TOLLGATE_BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { callgrindIn, formatCount as fmt, THREADS_LEGEND } from './callgrind.mjs';
-import { api, args, issueBenchPat, moveLoadGeneratorOffCore0, opt, otherCores, root, start, startNodeArgs, tollgateBin } from './common.mjs';
+import { api, args, issueBenchPat, moveLoadGeneratorOffCore0, opt, otherCores, root, start, startEnv, startNodeArgs, tollgateBin } from './common.mjs';
 import { cpuProfArgs, profilePhases } from './phases.mjs';
 
 const WARMUP = Number(opt('warmup', '3000'));
@@ -60,7 +60,7 @@ async function startTollgate(upstreamUrl, wrap, nodeArgs = []) {
   const listening = (what) => new RegExp(`"msg":"${what} listening".*?"url":"([^"]+)"`);
   const spawnedAt = Date.now();
   if (!PG) {
-    const tg = await start('tollgate', '0', [...startNodeArgs, ...nodeArgs, tollgateBin, 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: listening('management API'), gateway: listening('gateway') }, { wrap, timeoutMs: 600_000 });
+    const tg = await start('tollgate', '0', [...startNodeArgs, ...nodeArgs, tollgateBin, 'serve'], { ...startEnv, ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: listening('management API'), gateway: listening('gateway') }, { wrap, timeoutMs: 600_000 });
     return { ...tg, spawnedAt, children: [tg.child], cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   Object.assign(env, { TOLLGATE_DB_SCHEMA: schema, TOLLGATE_MASTER_KEY: randomBytes(32).toString('base64') });

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, threadSampler, driveAtRate, openLoopRate, printOpenLoopRow, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
+import { tollgateBin, startEnv, startNodeArgs, extraGatewayNodeArgs, api, args, cpuSeconds, threadSampler, driveAtRate, openLoopRate, printOpenLoopRow, quantile, issueBenchPat, printTargets, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, otherCores, peakRssMb, root, start } from './common.mjs';
 
 const startProc = (name, cores, argv, env, patterns) => start(name, cores, argv, env, patterns, { timeoutMs: 90_000 });
 
@@ -142,7 +142,7 @@ async function startTollgate(common, upstreamUrl) {
   const env = { ...common, TOLLGATE_PROVIDER_BASE_URL_OPENAI: upstreamUrl };
   if (!PG) {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-llm-'));
-    const tg = await startProc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, tollgateBin, 'serve'], { ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
+    const tg = await startProc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, tollgateBin, 'serve'], { ...startEnv, ...env, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
       pat: /(svc_pat_[A-Za-z0-9_-]+)/,
       api: /"msg":"management API listening".*?"url":"([^"]+)"/,
       gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,

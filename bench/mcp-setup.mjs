@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { tollgateBin, startNodeArgs, extraGatewayNodeArgs, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
+import { tollgateBin, startEnv, startNodeArgs, extraGatewayNodeArgs, api, args, issueBenchPat, opt, otherCores, root, start } from './common.mjs';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -78,7 +78,7 @@ export async function startMcpBench({ sse = false, pg = false, nice = '', gatewa
     } else {
       const env = { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' };
       gatewaySpawnedAt = Date.now();
-      tg = await proc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve'], env, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
+      tg = await proc('tollgate', '0', [...startNodeArgs, ...extraGatewayNodeArgs, ...gatewayNodeArgs, tollgateBin, 'serve'], { ...startEnv, ...env }, { pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: apiListening, gateway: gatewayListening }, gatewayWrap);
       pat = tg.pat;
     }
     const bare = await proc('bare proxy', '0', [join(root, 'bench/bare-proxy.mjs'), new URL(upstream.url).origin, 'buffered'], {}, { url: /BARE (\S+)/ }, bareWrap);

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { tsImport } from 'tsx/esm/api';
-import { tollgateBin, startNodeArgs, api, args, issueBenchPat, opt, quantile, root, start } from './common.mjs';
+import { tollgateBin, startEnv, startNodeArgs, api, args, issueBenchPat, opt, quantile, root, start } from './common.mjs';
 import { ACCEPT, openSession } from './mcp-setup.mjs';
 
 const MINUTES = Number(opt('minutes', '10'));
@@ -58,7 +58,7 @@ const LLM_RULES = examplesFor('llm', { prompt_guard: { action: 'alert' } });
 async function startTollgate(common) {
   if (!PG) {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-soak-'));
-    const tg = await proc('tollgate', [...startNodeArgs, tollgateBin, 'serve'], { ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
+    const tg = await proc('tollgate', [...startNodeArgs, tollgateBin, 'serve'], { ...startEnv, ...common, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '' }, {
       pat: /(svc_pat_[A-Za-z0-9_-]+)/, api: /"msg":"management API listening".*?"url":"([^"]+)"/, gateway: /"msg":"gateway listening".*?"url":"([^"]+)"/,
     });
     return { ...tg, pid: tg.child.pid, children: [tg.child], cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 // @ts-expect-error: the bench helpers are plain JavaScript without declarations
-import { peakRssMb, procStatFields, start, startNodeArgs, tollgateBin } from '../bench/common.mjs';
+import { peakRssMb, procStatFields, start, startEnv, startNodeArgs, tollgateBin } from '../bench/common.mjs';
 import { ApiClient } from '@tollgate/contract';
 import { must } from '@tollgate/testkit/harness.ts';
 import { startFakeProvider, type FakeProvider } from '@tollgate/testkit/fake-providers.ts';
@@ -44,7 +44,7 @@ before(async () => {
   mcpUp = await startMcpUpstream();
   dataDir = mkdtempSync(join(tmpdir(), 'tollgate-flood-'));
   tg = await start('tollgate', '0-1', [...startNodeArgs, tollgateBin, 'serve'], {
-    TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '', REDIS_URL: '',
+    ...startEnv, TOLLGATE_DATA_DIR: dataDir, TOLLGATE_MASTER_KEY: '', DATABASE_URL: '', REDIS_URL: '',
     TOLLGATE_API_PORT: '0', TOLLGATE_GATEWAY_PORT: '0', TOLLGATE_GATEWAY_ADMIN_PORT: '0',
     TOLLGATE_PROVIDER_BASE_URL_OPENAI: fake.url, TOLLGATE_UPSTREAM_ALLOW_CIDRS: '127.0.0.0/8,::1/128', TOLLGATE_UPSTREAM_ALLOW_HTTP: 'true',
     TOLLGATE_GATEWAY_BODY_BUDGET_MB: String(BUDGET_MB), TOLLGATE_PGLITE_NICE: '10',
