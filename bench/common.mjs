@@ -160,10 +160,11 @@ function threadTicks(pid) {
 
 /**
  * Splits a process's CPU over a measurement window by thread: sample() at the window's start and end (it returns
- * readCpu(pid), so that it can stand in for a benchmark's CPU reading), then shares() gives the main thread's (the event loop), the busiest other thread's and all the others' fractions. Node 20 names
- * every thread "node", so the busiest other one is named by rank: in embedded mode it is the PGlite worker (checked
- * with perf, docs/performance.md "Every thread at full speed"); the rest are V8's compiler and GC helpers and libuv's
- * pool. Full speed, unlike callgrind's per-thread counts.
+ * readCpu(pid), so that it can stand in for a benchmark's CPU reading), then shares() gives the fractions of the main
+ * thread (the event loop), of the busiest other thread and of all the others. Node 20 names every thread "node", so
+ * the busiest other one is named by rank: in embedded mode it is the PGlite worker (checked with perf,
+ * docs/performance.md "Every thread at full speed"); the rest are V8's compiler and GC helpers and libuv's pool. Full
+ * speed, unlike callgrind's per-thread counts.
  */
 export function threadSampler(pid, readCpu = () => undefined) {
   const snaps = [];
