@@ -1,22 +1,21 @@
 #!/usr/bin/env node
 // npm run bench:mcp — the MCP gateway benchmark (issue 3 item 8).
 //
-// Starts an MCP upstream (bench/mcp-upstream.mjs: raw JSON-RPC on node:http, or with --sdk-upstream the official SDK's
-// server with stateful sessions) and a Tollgate (`tollgate serve`,
-// PostgreSQL with DATABASE_URL (API and gateway then run as separate processes), else embedded) in their own processes, configures a proxy through
-// the management API with a realistic rule set (an ip_acl, a rate_limit that does not fire, a response_replace and a
-// static_cache whose lookups all miss), then drives tools/call and tools/list directly and through the gateway at 1,
-// 16 and 64 concurrent connections. Prints requests/s, p50 and p99 for both, the ratio, the gateway process's CPU
-// time per request (utime+stime from /proc over the measured window / requests) and its peak RSS (VmHWM). Then
-// tools/call in an open loop at one fixed rate through the gateway and the bare proxy, each call timed from when it
-// was due (the tail a call meets below saturation).
+// Starts an MCP upstream (bench/mcp-upstream.mjs: raw JSON-RPC on node:http, or with --sdk-upstream the official
+// SDK's server with stateful sessions) and a Tollgate (`tollgate serve`: PostgreSQL with DATABASE_URL, the API and the
+// gateway then separate processes; else embedded) in their own processes, configures a proxy through the management
+// API with a realistic rule set (an ip_acl, a rate_limit that does not fire, a response_replace and a static_cache
+// whose lookups all miss), then drives tools/call and tools/list directly and through the gateway at 1, 16 and 64
+// concurrent connections. Prints requests/s, p50 and p99 for both, the ratio, the gateway process's CPU time per
+// request (utime+stime from /proc over the measured window / requests), its split by thread and its peak RSS
+// (VmHWM). Then tools/call in an open loop at one fixed rate through the gateway and the bare proxy, each call timed
+// from when it was due (the tail a call meets below saturation).
 // With `taskset` available, the gateway is pinned to core 0 and the upstream and this load generator to the other
 // cores. Options: --seconds N (per measurement, default 5), --conns 1,16,64, --sdk-upstream, --sse (the SDK upstream
-// answers with SSE),
-// --rules T1,T2 (only those rule types of the set), --no-rules, --rate-fraction F (the open loop's rate as a
-// fraction of the gateway's tools/call throughput at 16 connections, default 0.5; 0 skips it), --rate N (per second),
-// --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded (PGlite even when
-// DATABASE_URL is set).
+// answers with SSE), --rules T1,T2 (only those rule types of the set), --no-rules, --rate-fraction F (the open loop's
+// rate as a fraction of the gateway's tools/call throughput at 16 connections, default 0.5; 0 skips it), --rate N
+// (per second), --redis (counters and cache in the Redis of REDIS_URL instead of in-process state), --embedded
+// (PGlite even when DATABASE_URL is set).
 /* global setTimeout */
 import { Pool } from 'undici';
 import { args, cpuSeconds, threadSampler, driveAtRate, openLoopRate, printOpenLoopRow, printTargets, quantile, ratioCheck, RSS_TARGET_MB, hasTaskset, moveLoadGeneratorOffCore0, ncpu, opt, peakRssMb } from './common.mjs';
