@@ -166,7 +166,7 @@ function threadTicks(pid) {
  * docs/performance.md "Every thread at full speed"); the rest are V8's compiler and GC helpers and libuv's pool. Full
  * speed, unlike callgrind's per-thread counts.
  */
-export function threadSampler(pid, readCpu = () => undefined) {
+export function threadSampler(pid, readCpu) {
   const snaps = [];
   const shares = () => {
     const [a, b] = snaps;

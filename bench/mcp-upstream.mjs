@@ -33,7 +33,7 @@ const TOOLS = [
 ];
 const TOOLS_RESULT = JSON.stringify({ tools: TOOLS });
 
-/** The raw server's answer to one JSON-RPC message: the result's JSON text, or undefined for a notification. */
+/** The raw server's result for one JSON-RPC request: its JSON text, or undefined for a method it does not serve. */
 function rawResult(msg) {
   switch (msg.method) {
     case 'initialize': return JSON.stringify({ protocolVersion: msg.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'bench-upstream', version: '1.0.0' } });

@@ -21,7 +21,8 @@ test('cache entries beyond the bound are dropped oldest first; counters and plai
     assert.equal(await s.get('c:0'), undefined, 'the oldest answer went first');
     assert.equal(await s.get('c:199'), body, 'the newest answer is kept');
     const kept = (await Promise.all(Array.from({ length: 200 }, (_, i) => s.get(`c:${i}`)))).filter((v) => v !== undefined).length;
-    assert.ok(kept >= 40 && kept < 64, `${kept} answers kept`);
+    // About 1.5 KB each counted (1 KB of text, the key, the per-entry overhead): 42 fit in 64 KB.
+    assert.ok(kept >= 40 && kept <= 44, `${kept} answers kept`);
     assert.equal(await s.get('ban:1'), 'rule|123');
     assert.equal(await s.getNumber('rl:1'), 5);
   } finally {
