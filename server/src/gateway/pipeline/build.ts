@@ -40,6 +40,7 @@ export interface Pipeline<H extends RuleHandler = RuleHandler> {
   readonly banChecks: readonly H[];
   readonly network: readonly H[];
   readonly access: readonly H[];
+  readonly prefetch: readonly H[];
 }
 
 export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders: RuleBuilders<H>): Pipeline<H> {
@@ -78,6 +79,7 @@ export function buildPipeline<H extends RuleHandler>(ctx: BuildContext, builders
     banChecks: handlers.filter((h) => h.checkBan),
     network: handlers.filter((h) => h.network),
     access: handlers.filter((h) => h.access),
+    prefetch: handlers.filter((h) => h.prefetch),
   };
 }
 

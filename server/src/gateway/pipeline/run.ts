@@ -11,6 +11,8 @@
 //                 because it needs the identity;
 //   5. access     the remaining rules in array order (rate_limit, lambda access, static_cache lookup, and the kind's
 //                 own rule types), after authorization so that rate limits count only requests that could pass.
+//                 Reads a later hook will need (the static_cache lookup) are sent when the phase starts, beside the
+//                 first hook's command; the hooks still decide in array order (a rate limit refuses a cached call).
 //
 // The upstream call, the response rules and the log phase belong to the kind handler (their shapes differ).
 import type { IncomingMessage } from 'node:http';
@@ -78,6 +80,7 @@ export async function runAccessPhases<H extends RuleHandler>(p: Pipeline<H>, x: 
   if (v1.kind !== 'continue') return v1;
   const v2 = authorize(x);
   if (v2.kind !== 'continue') return v2;
+  for (const h of p.prefetch) if (h.scope.all || h.scope.matches(x.facts.tools)) h.prefetch!(x);
   return runHooks(p.access, x, 'access');
 }
 

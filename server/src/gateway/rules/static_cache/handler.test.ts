@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cacheToolPrefix } from '../../cache-keys.ts';
 import { fakeExchange, fakeWorld } from '@tollgate/testkit/exchange.ts';
-import { staticCacheSchema } from '@tollgate/contract';
+import { RULE_SCHEMAS, staticCacheSchema, type Rule } from '@tollgate/contract';
+import { buildPipeline } from '../../pipeline/build.ts';
+import { RULE_SERVERS } from '../../pipeline/rule-servers.ts';
+import { runAccessPhases } from '../../pipeline/run.ts';
+import { CONTINUE } from '../../pipeline/types.ts';
 import { buildStaticCache, storeCached } from './handler.ts';
 
 const rule = (r: Record<string, unknown> = {}) => staticCacheSchema.parse({ rule_type: 'static_cache', tools: ['*'], cache_ttl: 60, ...r });
@@ -62,4 +66,57 @@ test('per_identity in jwt mode: a token with none of the identifying claims is n
   assert.equal((await per!.access!(anon)).kind, 'continue');
   assert.equal(anon.cacheSlot, undefined, 'no slot: neither read nor stored');
   assert.throws(() => rule({ cache_identity_claims: [] }));
+});
+
+test('the lookup is sent beside the rate limit counter, not after its answer; the rate limit still refuses a cached call', async () => {
+  const limit = RULE_SCHEMAS.rate_limit.parse({ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'api_key', threshold: 1, timespan: 60 }) as Rule;
+  const w = fakeWorld([limit, rule({ cache_isolation: 'shared' })]);
+  const p = buildPipeline({ s: w.s, snapshot: w.snapshot, proxy: w.proxy }, RULE_SERVERS.mcp);
+  const state = w.s.state;
+  const [incr, getBuffer] = [state.incr.bind(state), state.getBuffer.bind(state)];
+  const sent: string[] = [];
+  let answerCounter!: () => void;
+  state.incr = async (...a) => {
+    sent.push('counter');
+    await new Promise<void>((r) => (answerCounter = r));
+    return incr(...a);
+  };
+  state.getBuffer = (k) => (sent.push('lookup'), getBuffer(k));
+  const cache = { tool: 'search', payload: '{"q":1}' };
+  const allow = () => CONTINUE;
+
+  const x1 = fakeExchange(w, { tools: ['search'], cache });
+  const first = runAccessPhases(p, x1, allow);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(sent, ['lookup', 'counter'], 'both are out before the counter is answered');
+  answerCounter();
+  assert.equal((await first).kind, 'continue', 'a miss');
+  await storeCached(x1, '"answer"');
+
+  // The same key is over its limit: refused, although the answer is in the cache and was read.
+  const second = runAccessPhases(p, fakeExchange(w, { tools: ['search'], cache }), allow);
+  await new Promise((r) => setImmediate(r));
+  answerCounter();
+  const refused = await second;
+  assert.ok(refused.kind === 'deny' && refused.status === 429, JSON.stringify(refused));
+
+  // Another key within its limit gets the shared entry.
+  const other = runAccessPhases(p, fakeExchange(w, { tools: ['search'], cache, identity: { apiKeyKey: 'cred-2', credentialId: 'cred-2' } }), allow);
+  await new Promise((r) => setImmediate(r));
+  answerCounter();
+  const hit = await other;
+  assert.ok(hit.kind === 'respond' && hit.cached && hit.body === '"answer"', JSON.stringify(hit));
+
+  // A failed read is a miss, and a refused request leaves its failed read unused (no unhandled rejection).
+  state.getBuffer = () => Promise.reject(new Error('state store down'));
+  const down = runAccessPhases(p, fakeExchange(w, { tools: ['search'], cache }), allow);
+  await new Promise((r) => setImmediate(r));
+  answerCounter();
+  assert.equal((await down).kind, 'deny');
+  const missed = fakeExchange(w, { tools: ['search'], cache, identity: { apiKeyKey: 'cred-3', credentialId: 'cred-3' } });
+  const miss = runAccessPhases(p, missed, allow);
+  await new Promise((r) => setImmediate(r));
+  answerCounter();
+  assert.equal((await miss).kind, 'continue');
+  assert.ok(missed.cacheSlot, 'the miss still reserves a slot for the answer');
 });

@@ -4,7 +4,8 @@
 // cache_identity_claims (jwt); shared uses one slot for all callers. The kind handler marks a request cacheable by
 // setting facts.cache and stores the upstream's successful answer with storeCached() after it arrives; answers
 // larger than the owner's response-body cap are not stored. The first applicable static_cache rule wins.
-// A state store outage makes the cache a miss, never an error.
+// A state store outage makes the cache a miss, never an error. The lookup's read is sent when the access phase
+// starts (prefetch), beside a rate limit's counter, not after it; the rules still decide in array order.
 import { sha256Hex } from '../../../crypto/tokens.ts';
 import { cacheKey, cacheToolPrefix } from '../../cache-keys.ts';
 import type { RuleEntry } from '../../pipeline/build.ts';
@@ -44,22 +45,44 @@ export function buildStaticCache(entries: RuleEntry<StaticCacheRule>[]): RuleHan
   return entries.map(({ rule, index }) => ({
     ruleType: 'static_cache', index, ruleName: `static_cache#${index}`, scope: toolScope(rule.tools),
     access: (x) => lookup(x, rule, index),
+    prefetch: (x) => prefetch(x, rule),
   }));
 }
 
-async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promise<Verdict> {
+/** The key this rule looks the request up under, or undefined when the rule does not cache it. */
+function keyFor(x: Exchange, rule: StaticCacheRule): string | undefined {
   const material = x.facts.cache;
-  if (!material || x.cacheSlot) return { kind: 'continue' };
-  if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return { kind: 'continue' };
+  if (!material || x.cacheSlot) return undefined;
+  if (!rule.tools.includes('*') && !rule.tools.includes(material.tool)) return undefined;
   const identity = cacheIdentity(x, rule);
-  if (!identity) return { kind: 'continue' };
-  const key = cacheKey(cacheToolPrefix(x.proxy.id, material.tool), rulesDigest(x.proxy.rules), identity, sha256Hex(material.payload));
-  let hit: Buffer | undefined;
-  try {
-    hit = await x.s.state.getBuffer(key);
-  } catch (err) {
+  if (!identity) return undefined;
+  return cacheKey(cacheToolPrefix(x.proxy.id, material.tool), rulesDigest(x.proxy.rules), identity, sha256Hex(material.payload));
+}
+
+/** Reads an entry; a state store outage is a miss, never an error (the promise never rejects). */
+function read(x: Exchange, key: string): Promise<Buffer | undefined> {
+  return x.s.state.getBuffer(key).catch((err: unknown) => {
     x.s.log.warn('cache lookup failed; treated as a miss', { err, proxy: x.proxy.id });
-  }
+    return undefined;
+  });
+}
+
+/**
+ * The first rule that caches the request sends its read; that rule's lookup decides (the first applicable wins) and
+ * takes the key from it: nothing an access hook does changes what the key is made of (the request's cache material,
+ * its identity), and the payload's digest is the costly part of a lookup.
+ */
+function prefetch(x: Exchange, rule: StaticCacheRule): void {
+  if (x.cacheRead) return;
+  const key = keyFor(x, rule);
+  if (key !== undefined) x.cacheRead = { rule, key, hit: read(x, key) };
+}
+
+async function lookup(x: Exchange, rule: StaticCacheRule, index: number): Promise<Verdict> {
+  const sent = x.cacheRead?.rule === rule ? x.cacheRead : undefined;
+  const key = sent ? sent.key : keyFor(x, rule);
+  if (key === undefined) return { kind: 'continue' };
+  const hit = await (sent ? sent.hit : read(x, key));
   if (hit !== undefined) {
     return { kind: 'respond', status: 200, body: hit.toString('utf8'), cached: true, event: { type: 'allow', ruleName: `static_cache#${index}`, details: { cache: 'hit' } } };
   }
