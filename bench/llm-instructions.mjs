@@ -148,7 +148,7 @@ async function main() {
   } finally {
     upstream.child.kill('SIGTERM');
     if (args.includes('--keep')) console.log(`files kept in ${outDir}`);
-    else rmSync(outDir, { recursive: true, force: true });
+    else rmSync(outDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

@@ -91,7 +91,7 @@ async function phases() {
   } finally {
     await pool.close();
     b.stop();
-    rmSync(outDir, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
@@ -121,7 +121,7 @@ async function main() {
     b.stop();
     await new Promise((r) => setTimeout(r, 500));
     if (args.includes('--keep')) console.log(`callgrind files kept in ${outDir} (callgrind_annotate FILE)`);
-    else rmSync(outDir, { recursive: true, force: true });
+    else rmSync(outDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
