@@ -57,7 +57,7 @@ test('counters from two clients add up exactly, keep their TTL and slide it when
   assert.equal(await a.ttl('rl:absent'), -2);
 });
 
-test('a ban set through one client is seen, with its TTL, through the other; the keyPrefix is on every key', { skip: missing }, async () => {
+test('a ban set through one client is seen, with its TTL, through the other; the prefix is on every key', { skip: missing }, async () => {
   await a.set('ban:p1:ip:abc', 'shared|123', 120_000);
   assert.equal(await b.get('ban:p1:ip:abc'), 'shared|123');
   assert.ok((await b.ttl('ban:p1:ip:abc')) > 100_000);

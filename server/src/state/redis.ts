@@ -48,7 +48,7 @@ export class RedisState implements State {
 
   /** `target`: a redis:// URL, or any RedisTarget (one server, Sentinel, Cluster). */
   constructor(target: string | RedisTarget, private readonly prefix: string, private readonly log: Logger = silentLogger) {
-    this.client = connectRedis(typeof target === 'string' ? { kind: 'url', url: target } : target, prefix);
+    this.client = connectRedis(typeof target === 'string' ? { kind: 'url', url: target } : target);
     this.client.on('error', () => { /* surfaced per command as DatastoreUnavailable */ });
     this.keepConnected(this.client, 'data');
     this.client.defineCommand('tgIncr', { numberOfKeys: 1, lua: INCR_SCRIPT });
@@ -100,37 +100,39 @@ export class RedisState implements State {
 
   async incr(key: string, by: number, ttlMs: number, refreshTtl = false): Promise<CounterResult> {
     const cmd = (this.client as unknown as { tgIncr: (k: string, ...a: string[]) => Promise<[string, number]> }).tgIncr;
-    const [v, ttl] = await this.call(() => cmd.call(this.client, key, String(by), String(Math.max(0, Math.round(ttlMs))), refreshTtl ? '1' : '0'));
+    const [v, ttl] = await this.call(() => cmd.call(this.client, this.prefix + key, String(by), String(Math.max(0, Math.round(ttlMs))), refreshTtl ? '1' : '0'));
     return { value: Number(v), ttlMs: Number(ttl) };
   }
 
   async incrIfExists(key: string, by: number, ttlMs: number): Promise<number | undefined> {
     const cmd = (this.client as unknown as { tgIncrIfExists: (k: string, ...a: string[]) => Promise<string | null> }).tgIncrIfExists;
-    const v = await this.call(() => cmd.call(this.client, key, String(by), String(Math.max(0, Math.round(ttlMs)))));
+    const v = await this.call(() => cmd.call(this.client, this.prefix + key, String(by), String(Math.max(0, Math.round(ttlMs)))));
     return v === null ? undefined : Number(v);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    const r = ttlMs > 0 ? await this.call(() => this.client.set(key, value, 'PX', Math.round(ttlMs), 'NX')) : await this.call(() => this.client.set(key, value, 'NX'));
+    const k = this.prefix + key;
+    const r = ttlMs > 0 ? await this.call(() => this.client.set(k, value, 'PX', Math.round(ttlMs), 'NX')) : await this.call(() => this.client.set(k, value, 'NX'));
     return r === 'OK';
   }
 
   async getNumber(key: string): Promise<number> {
-    const v = await this.call(() => this.client.get(key));
+    const v = await this.call(() => this.client.get(this.prefix + key));
     return v === null ? 0 : Number(v) || 0;
   }
 
   async get(key: string): Promise<string | undefined> {
-    return (await this.call(() => this.client.get(key))) ?? undefined;
+    return (await this.call(() => this.client.get(this.prefix + key))) ?? undefined;
   }
 
   async getBuffer(key: string): Promise<Buffer | undefined> {
-    return (await this.call(() => this.client.getBuffer(key))) ?? undefined;
+    return (await this.call(() => this.client.getBuffer(this.prefix + key))) ?? undefined;
   }
 
   async set(key: string, value: string | Buffer, ttlMs?: number): Promise<void> {
-    if (ttlMs && ttlMs > 0) await this.call(() => this.client.set(key, value, 'PX', Math.round(ttlMs)));
-    else await this.call(() => this.client.set(key, value));
+    const k = this.prefix + key;
+    if (ttlMs && ttlMs > 0) await this.call(() => this.client.set(k, value, 'PX', Math.round(ttlMs)));
+    else await this.call(() => this.client.set(k, value));
   }
 
   async setCached(key: string, value: string | Buffer, ttlMs: number): Promise<void> {
@@ -138,14 +140,15 @@ export class RedisState implements State {
   }
 
   async ttl(key: string): Promise<number> {
-    return this.call(() => this.client.pttl(key));
+    return this.call(() => this.client.pttl(this.prefix + key));
   }
 
   /** Deletes keys; returns how many existed. On a Cluster one DEL per key, as the keys may be in different slots. */
   async del(...keys: string[]): Promise<void> {
-    await this.delCount(keys);
+    await this.delCount(keys.map((k) => this.prefix + k));
   }
 
+  /** `keys`: full key names (with the prefix). */
   private async delCount(keys: string[]): Promise<number> {
     if (!keys.length) return 0;
     if (!(this.client instanceof Cluster)) return this.call(() => this.client.del(...keys));
@@ -158,14 +161,14 @@ export class RedisState implements State {
     return counts.reduce((a, b) => a + b, 0);
   }
 
-  /** SCAN matches full key names (on a Cluster node too), so keyPrefix is added by hand and stripped before DEL. */
+  /** SCAN matches and returns full key names (on a Cluster node too): the prefix is part of the pattern. */
   private async delPrefixOn(node: Pick<RedisClient, 'scan'>, prefix: string): Promise<number> {
     let cursor = '0';
     let n = 0;
     do {
       const [next, keys] = await this.call(() => node.scan(cursor, 'MATCH', `${this.prefix}${prefix}*`, 'COUNT', 500));
       cursor = next;
-      n += await this.delCount(keys.map((k) => k.slice(this.prefix.length)));
+      n += await this.delCount(keys);
     } while (cursor !== '0');
     return n;
   }
