@@ -14,23 +14,28 @@ const mode = process.argv[2] ?? 'json';
 const json = mode !== 'sse';
 const sessions = new Map();
 
+// The ten tools, declared once: the SDK server validates calls with these zod shapes; the raw one lists their JSON
+// Schema as the SDK does (zod's conversion, draft 7, the SDK's `execution` member), so both answer tools/list alike.
+const TOOL_SPECS = [
+  { name: 'echo', description: 'Echoes the text back', input: { text: z.string() } },
+  ...Array.from({ length: 9 }, (_, i) => ({
+    name: `tool_${i}`, description: `Realistic tool number ${i} with a few parameters`,
+    input: { query: z.string().describe('What to look for'), limit: z.number().optional() },
+  })),
+];
+
 function build() {
   const s = new McpServer({ name: 'bench-upstream', version: '1.0.0' });
-  s.registerTool('echo', { description: 'Echoes the text back', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-  for (let i = 0; i < 9; i++) {
-    s.registerTool(`tool_${i}`, { description: `Realistic tool number ${i} with a few parameters`, inputSchema: { query: z.string().describe('What to look for'), limit: z.number().optional() } },
-      async ({ query }) => ({ content: [{ type: 'text', text: query }] }));
+  for (const t of TOOL_SPECS) {
+    s.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (a) => ({ content: [{ type: 'text', text: String(a.text ?? a.query) }] }));
   }
   return s;
 }
 
-const TOOLS = [
-  { name: 'echo', description: 'Echoes the text back', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-  ...Array.from({ length: 9 }, (_, i) => ({
-    name: `tool_${i}`, description: `Realistic tool number ${i} with a few parameters`,
-    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What to look for' }, limit: { type: 'number' } }, required: ['query'] },
-  })),
-];
+const TOOLS = TOOL_SPECS.map((t) => ({
+  name: t.name, description: t.description, inputSchema: z.toJSONSchema(z.object(t.input), { target: 'draft-7', io: 'input' }),
+  execution: { taskSupport: 'forbidden' },
+}));
 const TOOLS_RESULT = JSON.stringify({ tools: TOOLS });
 
 /** The raw server's result for one JSON-RPC request: its JSON text, or undefined for a method it does not serve. */
