@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './http/listen.ts';
 import { AuditWriter } from './audit/writer.ts';
 import { announceConfigVersion } from './snapshot/changes.ts';
 import { parseMasterKey, type Config, type Role } from './config/config.ts';
@@ -64,13 +64,6 @@ export async function buildServices(config: Config, opts: StartOptions = {}): Pr
     metrics: undefined,
   };
   return services;
-}
-
-function listen(server: Server, host: string, port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(`http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`));
-  });
 }
 
 export async function startTollgate(config: Config, opts: StartOptions = {}): Promise<Tollgate> {

@@ -1,6 +1,6 @@
 // The gateway role: the proxy listener (data plane) and the internal admin listener (status, config version).
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { listen } from '../http/listen.ts';
 import { answerParseErrorsInJson } from '../http/parse-errors.ts';
 import { GATEWAY_STOPPING_MESSAGE } from './upstream/pool.ts';
 import type { Services } from '../services.ts';
@@ -39,16 +39,6 @@ export interface GatewayOptions {
 /** The proxy kind a response was for, kept on the response for the metrics' `finish` listener. */
 const KIND = Symbol('tollgate.proxyKind');
 type CountedResponse = ServerResponse & { [KIND]?: ProxyKindLabel };
-
-function listen(server: Server, host: string, port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      const a = server.address() as AddressInfo;
-      resolve(`http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`);
-    });
-  });
-}
 
 /**
  * Starts the gateway role. It takes the whole Services because the config store loads snapshots with them; the data
