@@ -3,6 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '@tollgate/testkit/harness.ts';
+import type { Db } from '../db/db.ts';
+import { AuditWriter, type AuditEvent } from './writer.ts';
 
 test('an event with NUL characters in client-controlled text is stored (NUL replaced) and blocks nothing', async () => {
   const t = await startTestApp();
@@ -58,6 +60,41 @@ test('lone UTF-16 surrogates in client-controlled text are stored as U+FFFD, not
     assert.deepEqual(rows[0]!.details, { method: '\uFFFDx', pair: '\ud83d\ude00' }, 'a well-formed pair is kept');
     assert.equal(rows[1]!.tool, null, 'an absent field is NULL');
     assert.deepEqual(rows[1]!.details, {}, 'absent details are an empty object');
+  } finally {
+    await t.close();
+  }
+});
+
+test('events that arrive while a batch is written go out together at the next flush, not one statement each', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const u = await t.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    const inserts: number[] = [];
+    const event = (tool: string): AuditEvent => ({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool });
+    // The real database, with each audit statement counted; while the first is on its way, ten more events arrive.
+    const db: Db = Object.create(s.db, {
+      query: {
+        value: async (sql: string, params?: readonly unknown[]) => {
+          if (sql.startsWith('INSERT INTO audit_events')) {
+            inserts.push((JSON.parse(params![0] as string) as unknown[]).length);
+            if (inserts.length === 1) for (let i = 0; i < 10; i++) writer.write(event(`late${i}`));
+          }
+          return s.db.query(sql, params);
+        },
+      },
+    }) as Db;
+    const writer = new AuditWriter(db, s.log, 60_000);
+    writer.write(event('first'));
+    writer.write(event('second'));
+    await writer.flush();
+    assert.deepEqual(inserts, [2], 'the flush wrote what was buffered when it began');
+    await writer.flush();
+    assert.deepEqual(inserts, [2, 10], 'what came meanwhile went out as one batch');
+    const rows = await s.db.query<{ tool: string }>('SELECT tool FROM audit_events WHERE user_id = $1 ORDER BY id', [u.userId]);
+    assert.deepEqual(rows.map((r) => r.tool), ['first', 'second', ...Array.from({ length: 10 }, (_, i) => `late${i}`)]);
+    await writer.close();
   } finally {
     await t.close();
   }

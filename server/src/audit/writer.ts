@@ -65,12 +65,20 @@ export class AuditWriter {
     await this.flushing;
   }
 
+  /**
+   * Writes the events buffered when the flush began. Those that arrive meanwhile wait for the next tick, so that they
+   * go out together. Draining them as they came made each statement carry only what arrived during the one before
+   * (160–240 events at 2,000 requests a second), and an embedded statement costs about 0.8 ms of CPU before its first
+   * row (docs/performance.md, "Fewer, larger statements").
+   */
   private async writeAll(): Promise<void> {
-    while (this.pending.length) {
-      const batch = this.pending.slice(0, BATCH);
+    let left = this.pending.length;
+    while (left > 0) {
+      const batch = this.pending.slice(0, Math.min(BATCH, left));
       try {
         await this.insertOrSplit(batch);
         this.pending.splice(0, batch.length);
+        left -= batch.length;
       } catch (err) {
         this.log.warn('audit flush failed; will retry', { err, pending: this.pending.length });
         this.timer = setTimeout(() => void this.flush(), 2000);
