@@ -99,3 +99,32 @@ test('events that arrive while a batch is written go out together at the next fl
     await t.close();
   }
 });
+
+test('close writes the events recorded while its flush was running', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const u = await t.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    let late = true;
+    const event = (tool: string): AuditEvent => ({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool });
+    const db: Db = Object.create(s.db, {
+      query: {
+        value: async (sql: string, params?: readonly unknown[]) => {
+          if (late && sql.startsWith('INSERT INTO audit_events')) {
+            late = false;
+            writer.write(event('during the shutdown'));
+          }
+          return s.db.query(sql, params);
+        },
+      },
+    }) as Db;
+    const writer = new AuditWriter(db, s.log, 60_000);
+    writer.write(event('before'));
+    await writer.close();
+    const rows = await s.db.query<{ tool: string }>('SELECT tool FROM audit_events WHERE user_id = $1 ORDER BY id', [u.userId]);
+    assert.deepEqual(rows.map((r) => r.tool), ['before', 'during the shutdown']);
+  } finally {
+    await t.close();
+  }
+});

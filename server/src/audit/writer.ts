@@ -117,7 +117,9 @@ export class AuditWriter {
   }
 
   async close(): Promise<void> {
-    await this.flush();
+    // A flush writes what was buffered when it began: events recorded meanwhile (the last requests of a shutdown) go
+    // out in another round. Bounded, so that a database that is down cannot hold the shutdown in a loop.
+    for (let round = 0; round < 3 && this.pending.length; round++) await this.flush();
     if (this.timer) clearTimeout(this.timer);
   }
 }
