@@ -65,6 +65,18 @@ test('lone UTF-16 surrogates in client-controlled text are stored as U+FFFD, not
   }
 });
 
+/** The real database, calling `hook` with the number of events of each audit statement before it runs. */
+function onAuditInsert(db: Db, hook: (events: number) => void): Db {
+  return Object.create(db, {
+    query: {
+      value: async (sql: string, params?: readonly unknown[]) => {
+        if (sql.startsWith('INSERT INTO audit_events')) hook((JSON.parse(params![0] as string) as unknown[]).length);
+        return db.query(sql, params);
+      },
+    },
+  }) as Db;
+}
+
 test('events that arrive while a batch is written go out together at the next flush, not one statement each', async () => {
   const t = await startTestApp();
   try {
@@ -73,18 +85,11 @@ test('events that arrive while a batch is written go out together at the next fl
     const now = Math.floor(Date.now() / 1000);
     const inserts: number[] = [];
     const event = (tool: string): AuditEvent => ({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool });
-    // The real database, with each audit statement counted; while the first is on its way, ten more events arrive.
-    const db: Db = Object.create(s.db, {
-      query: {
-        value: async (sql: string, params?: readonly unknown[]) => {
-          if (sql.startsWith('INSERT INTO audit_events')) {
-            inserts.push((JSON.parse(params![0] as string) as unknown[]).length);
-            if (inserts.length === 1) for (let i = 0; i < 10; i++) writer.write(event(`late${i}`));
-          }
-          return s.db.query(sql, params);
-        },
-      },
-    }) as Db;
+    // While the first statement is on its way, ten more events arrive.
+    const db = onAuditInsert(s.db, (events) => {
+      inserts.push(events);
+      if (inserts.length === 1) for (let i = 0; i < 10; i++) writer.write(event(`late${i}`));
+    });
     const writer = new AuditWriter(db, s.log, 60_000);
     writer.write(event('first'));
     writer.write(event('second'));
@@ -108,17 +113,10 @@ test('close writes the events recorded while its flush was running', async () =>
     const now = Math.floor(Date.now() / 1000);
     let late = true;
     const event = (tool: string): AuditEvent => ({ userId: u.userId, timestamp: now, eventType: 'allow', clientIp: '', tool });
-    const db: Db = Object.create(s.db, {
-      query: {
-        value: async (sql: string, params?: readonly unknown[]) => {
-          if (late && sql.startsWith('INSERT INTO audit_events')) {
-            late = false;
-            writer.write(event('during the shutdown'));
-          }
-          return s.db.query(sql, params);
-        },
-      },
-    }) as Db;
+    const db = onAuditInsert(s.db, () => {
+      if (late) writer.write(event('during the shutdown'));
+      late = false;
+    });
     const writer = new AuditWriter(db, s.log, 60_000);
     writer.write(event('before'));
     await writer.close();
