@@ -22,9 +22,10 @@ test('charges are summed per window; a reset keeps out what was charged before i
     assert.equal(await spend(gone, 'proxy'), 0, 'a deleted proxy is not charged');
 
     await resetWindowSpend(db, { llmId: a, scope: 'proxy', windowTag: 'm202611' }, 2000);
-    // One batch across the reset: the charge of a flush that was late (1999) stays out, the later ones count. b's
-    // window was not reset, so all of its charges count, whenever they were made.
-    await applyCharges(db, [charge(a, 'proxy', 1, 1999), charge(a, 'proxy', 2, 2000), charge(a, 'proxy', 4, 2500), charge(b, 'proxy', 8, 1500), charge(a, 'key1', 16, 1500)]);
+    // One batch across the reset: the charge of a flush that was late (1999) stays out, the later ones count, also one
+    // naming the proxy in upper case. b's window was not reset, so all of its charges count, whenever they were made.
+    await applyCharges(db, [charge(a, 'proxy', 1, 1999), charge(a, 'proxy', 2, 2000), charge(a.toUpperCase(), 'proxy', 4, 2500), charge(b, 'proxy', 8, 1500),
+      charge(a, 'key1', 16, 1500)]);
     assert.deepEqual([await spend(a, 'proxy'), await spend(b, 'proxy'), await spend(a, 'key1')], [6, 15, 21]);
 
     await applyCharges(db, [charge(a, 'proxy', 32, 1000), charge(a, 'proxy', 64, 1999)]);

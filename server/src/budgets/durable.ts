@@ -72,8 +72,9 @@ export async function applyCharges(q: Queryable, charges: readonly SpendCharge[]
     [sums.map((w) => w.llmId), sums.map((w) => w.scope), sums.map((w) => w.windowTag), sums.map((w) => w.micro),
       sums.map((w) => w.firstMs), sums.map((w) => w.lastMs)]);
   if (!split.length) return;
+  // PostgreSQL writes a uuid in lower case, whatever case it was given in.
   const reset = new Set(split.map((r) => `${r.llm_id}|${r.scope}|${r.window_tag}`));
-  await applyEachCharge(q, charges.filter((c) => reset.has(`${c.llmId}|${c.scope}|${c.windowTag}`)));
+  await applyEachCharge(q, charges.filter((c) => reset.has(`${c.llmId.toLowerCase()}|${c.scope}|${c.windowTag}`)));
 }
 
 interface WindowSum { llmId: string; scope: string; windowTag: string; micro: number; firstMs: number; lastMs: number }
