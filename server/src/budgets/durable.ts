@@ -44,7 +44,7 @@ export async function applyCharges(q: Queryable, charges: readonly SpendCharge[]
   if (!charges.length) return;
   const windows = new Map<string, WindowSum>();
   for (const c of charges) {
-    const key = `${c.llmId}|${c.scope}|${c.windowTag}`;
+    const key = windowKey(c.llmId, c.scope, c.windowTag);
     const micro = Math.round(c.microCents);
     const atMs = Math.round(c.atMs);
     const w = windows.get(key);
@@ -72,9 +72,13 @@ export async function applyCharges(q: Queryable, charges: readonly SpendCharge[]
     [sums.map((w) => w.llmId), sums.map((w) => w.scope), sums.map((w) => w.windowTag), sums.map((w) => w.micro),
       sums.map((w) => w.firstMs), sums.map((w) => w.lastMs)]);
   if (!split.length) return;
-  // PostgreSQL writes a uuid in lower case, whatever case it was given in.
-  const reset = new Set(split.map((r) => `${r.llm_id}|${r.scope}|${r.window_tag}`));
-  await applyEachCharge(q, charges.filter((c) => reset.has(`${c.llmId.toLowerCase()}|${c.scope}|${c.windowTag}`)));
+  const reset = new Set(split.map((r) => windowKey(r.llm_id, r.scope, r.window_tag)));
+  await applyEachCharge(q, charges.filter((c) => reset.has(windowKey(c.llmId, c.scope, c.windowTag))));
+}
+
+/** One window's key, for the charges and for the windows the statement names: PostgreSQL writes a uuid in lower case. */
+function windowKey(llmId: string, scope: string, windowTag: string): string {
+  return `${llmId.toLowerCase()}|${scope}|${windowTag}`;
 }
 
 interface WindowSum { llmId: string; scope: string; windowTag: string; micro: number; firstMs: number; lastMs: number }
