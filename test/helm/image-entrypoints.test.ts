@@ -23,7 +23,7 @@ import { parse } from 'yaml';
 import { ApiClient } from '@tollgate/contract';
 import { newIsolation } from '@tollgate/testkit/harness.ts';
 import { eventually } from '@tollgate/testkit/eventually.ts';
-import { condition, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
+import { condition, crdsEstablished, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
 import { freePort } from '@tollgate/testkit/free-port.ts';
 import { BASE, chart, crdChart, helmOk, must, renderOffline, root, setArgs, watchProcess, type K8sObject, type Proc } from './kit.ts';
 import { layOutImage } from './image-layout.ts';
@@ -240,7 +240,7 @@ let operatorProc: Proc;
 
 test('the operator, on the chart\'s ServiceAccount and RBAC, answers /healthz and /readyz and holds the Lease', async () => {
   await helmOk(['install', 'tollgate-crds', crdChart, '--namespace', NS, '--create-namespace'], cluster.kubeconfig);
-  await cluster.ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '-l', 'app.kubernetes.io/part-of=tollgate']);
+  await crdsEstablished(cluster, { selector: 'app.kubernetes.io/part-of=tollgate' });
   await helmOk(['install', 'tg', chart, '--namespace', NS, ...setArgs({ ...BASE, 'operator.port': ports.operator })], cluster.kubeconfig);
   const token = (await cluster.ok(['create', 'token', 'tg-tollgate-operator', '-n', NS, '--duration=1h'])).trim();
   // In a pod the operator reads the service account's token; here a kubeconfig carries the same token.

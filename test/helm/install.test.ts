@@ -6,7 +6,7 @@
 // chart.test.ts runs the test hook's script instead.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type Cluster } from '../k8s/kit.ts';
+import { crdsEstablished, startCluster, type Cluster } from '../k8s/kit.ts';
 import { BASE, chart, crdChart, helm, helmOk, setArgs, VALUE_SETS } from './kit.ts';
 import { USES } from './operator-uses.ts';
 
@@ -45,7 +45,7 @@ test('helm install tollgate-crds creates the four CRDs, labelled and kept on uni
   assert.equal(crd.metadata.annotations['helm.sh/resource-policy'], 'keep');
   assert.equal(crd.metadata.labels['app.kubernetes.io/managed-by'], 'Helm');
   // Established: the API server serves the kind.
-  await cluster.ok(['wait', '--for=condition=Established', '--timeout=30s', 'crd/mcpproxies.tollgate.dev']);
+  await crdsEstablished(cluster, { name: 'mcpproxies.tollgate.dev' }, 30_000);
   assert.equal((await cluster.ok(['get', 'mcpproxies', '-A', '-o', 'name'])).trim(), '');
 });
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApp } from '@tollgate/testkit/harness.ts';
-import { startCluster, startOperator, type Cluster } from '../k8s/kit.ts';
+import { crdsEstablished, startCluster, startOperator, type Cluster } from '../k8s/kit.ts';
 import { BASE, chart, helm, helmOk, KUBE_VERSION, parseManifests, root, setArgs, type K8sObject } from './kit.ts';
 
 let cluster: Cluster;
@@ -27,7 +27,7 @@ before(async () => {
   // Server-side apply: the HTTPRoute CRD is larger than the annotation client-side apply keeps.
   await cluster.ok(['apply', '--server-side', '-f', thirdPartyCrds()]);
   await cluster.ok(['apply', '-f', join(root, 'crds')]);
-  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+  await crdsEstablished(cluster);
   await cluster.ok(['create', 'namespace', NS]);
 });
 after(() => cluster?.close());

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startCluster, type Cluster } from '../k8s/kit.ts';
+import { crdsEstablished, startCluster, type Cluster } from '../k8s/kit.ts';
 import { BASE, helm, helmOk, root, setArgs } from './kit.ts';
 
 const NS = 'tollgate';
@@ -81,7 +81,7 @@ test(`release ${V1}: both charts pushed to the OCI registry and installed from o
 
   const crds = await helm(['install', 'tollgate-crds', oci('tollgate-crds'), '--version', V1, '--plain-http', '-n', NS], cluster.kubeconfig);
   assert.equal(crds.code, 0, crds.stderr);
-  await cluster.ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '-l', 'app.kubernetes.io/part-of=tollgate']);
+  await crdsEstablished(cluster, { selector: 'app.kubernetes.io/part-of=tollgate' });
   const app = await helm(['install', 'tg', oci('tollgate'), '--version', V1, '--plain-http', '-n', NS, ...setArgs(BASE)], cluster.kubeconfig);
   assert.equal(app.code, 0, app.stderr);
   assert.doesNotMatch(app.stdout, /CRDs are not installed/);

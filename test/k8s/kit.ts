@@ -109,8 +109,31 @@ export async function startClusterWithApp(o: { app?: TestAppOptions; userTags?: 
 /** Applies CRD manifests (a file, a folder, or `-` with `input`) and waits until every CRD is established. */
 export async function applyCrds(cluster: Cluster, file: string, input?: string): Promise<void> {
   await cluster.ok(['apply', '-f', file], input);
-  await cluster.ok(['wait', '--for', 'condition=established', '--timeout=60s', 'crd', '--all']);
+  await crdsEstablished(cluster);
 }
+
+/**
+ * Waits until the CRDs named (by `name` or label `selector`; all of them without either) exist and are Established.
+ * Not `kubectl wait --for=condition=Established`: it fails at once, instead of waiting, on a CRD the API server has
+ * created but not yet given a status ("status.conditions accessor error: <nil>"), which a just-installed chart hits.
+ */
+export async function crdsEstablished(cluster: Cluster, which: { name?: string; selector?: string } = {}, timeoutMs = 60_000): Promise<void> {
+  const args = ['get', 'crd', ...(which.name ? [which.name] : []), ...(which.selector ? ['-l', which.selector] : []), '-o', 'json'];
+  let pending = 'no CRD found';
+  await eventually(async () => {
+    const r = await cluster.kubectl(args);
+    if (r.code !== 0) { pending = r.stderr.trim(); return false; }
+    const body = JSON.parse(r.stdout) as { kind: string; items?: CrdStatus[] } & CrdStatus;
+    const crds = body.kind === 'List' ? body.items ?? [] : [body];
+    const notYet = crds.filter((c) => !c.status?.conditions?.some((k) => k.type === 'Established' && k.status === 'True'));
+    pending = crds.length === 0 ? 'no CRD found' : `not established: ${notYet.map((c) => c.metadata.name).join(', ')}`;
+    return crds.length > 0 && notYet.length === 0;
+  }, { timeoutMs, intervalMs: 200, what: `CRDs ${which.name ?? which.selector ?? '(all)'} established` }).catch((err: Error) => {
+    throw new Error(`${err.message} (${pending})`);
+  });
+}
+
+interface CrdStatus { metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }
 
 /**
  * A kubeconfig that authenticates as a ServiceAccount (a token from the TokenRequest API, as a pod gets), for
