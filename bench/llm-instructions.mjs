@@ -9,6 +9,9 @@
 // grouped into phases by source file (bench/phases.mjs); --instructions N applies the shares to N instructions per
 // request (the figure of a callgrind run); --top N lists the N functions with the most self time. Topology:
 // PostgreSQL (+ Redis with --redis) with DATABASE_URL, else embedded (--embedded forces it).
+//
+// --stream: the same requests with `stream: true`, answered in --chunks N SSE content chunks (default 20, as
+// bench:llm's streams): the instructions per stream, whose share per chunk the chunk count moves.
 /* global setTimeout */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +28,8 @@ const REQUESTS = Number(opt('requests', '2000'));
 const CONNS = Number(opt('conns', '16'));
 const PG = !!process.env.DATABASE_URL && !args.includes('--embedded');
 const PHASES = args.includes('--phases');
+const STREAM = args.includes('--stream');
+const CHUNKS = opt('chunks', '20');
 
 moveLoadGeneratorOffCore0(import.meta.url);
 
@@ -32,7 +37,7 @@ const outDir = mkdtempSync(join(tmpdir(), 'tollgate-llm-instr-'));
 const { wrap: callgrind, control, perRequest } = callgrindIn(outDir);
 
 let seq = 0;
-const chatBody = () => JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 256, messages: [{ role: 'system', content: 'You are a concise assistant.' }, { role: 'user', content: `Question ${++seq}: what is the capital of France?` }] });
+const chatBody = () => JSON.stringify({ model: 'gpt-4o-mini', ...(STREAM ? { stream: true } : {}), max_tokens: 256, messages: [{ role: 'system', content: 'You are a concise assistant.' }, { role: 'user', content: `Question ${++seq}: what is the capital of France?` }] });
 
 async function send(pool, path, headers, n) {
   let left = n;
@@ -42,7 +47,8 @@ async function send(pool, path, headers, n) {
       left--;
       const r = await pool.request({ path, method: 'POST', headers, body: chatBody() });
       const text = await r.body.text();
-      if (r.statusCode !== 200 || !text.includes('chat.completion')) errors++;
+      // A stream's last event is [DONE]; an answer that broke off lacks it.
+      if (r.statusCode !== 200 || !text.includes(STREAM ? '[DONE]' : 'chat.completion')) errors++;
     }
   };
   await Promise.all(Array.from({ length: CONNS }, worker));
@@ -111,11 +117,11 @@ async function instructions(upstream) {
     const g = await count('gateway', tg.child.pid, await configure(tg));
     const bp = new Pool(bare.url, { connections: CONNS });
     const b = await count('bare', bare.child.pid, { pool: bp, path: '/v1/chat/completions', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-provider-key' } });
-    console.log(`\ncompletion  conns ${CONNS} | gateway ${fmt(g.total)} instr/req | bare proxy ${fmt(b.total)} | ratio ${(g.total / b.total).toFixed(2)}`
+    console.log(`\n${STREAM ? `stream (${CHUNKS} chunks)` : 'completion'}  conns ${CONNS} | gateway ${fmt(g.total)} instr/req | bare proxy ${fmt(b.total)} | ratio ${(g.total / b.total).toFixed(2)}`
       + ` | main thread: gateway ${fmt(g.main)} | bare proxy ${fmt(b.main)} | ratio ${(g.main / b.main).toFixed(2)}`);
     console.log(THREADS_LEGEND);
     console.log(JSON.stringify({
-      conns: CONNS, requests: REQUESTS, gateway: Math.round(g.total), bare: Math.round(b.total), ratio: +(g.total / b.total).toFixed(2),
+      kind: STREAM ? 'stream' : 'completion', ...(STREAM ? { chunks: Number(CHUNKS) } : {}), conns: CONNS, requests: REQUESTS, gateway: Math.round(g.total), bare: Math.round(b.total), ratio: +(g.total / b.total).toFixed(2),
       gatewayMain: Math.round(g.main), bareMain: Math.round(b.main), mainRatio: +(g.main / b.main).toFixed(2),
     }));
   } finally {
@@ -132,7 +138,7 @@ async function phases(upstream) {
     await send(t.pool, t.path, t.headers, WARMUP);
     await profilePhases(tg, () => send(t.pool, t.path, t.headers, REQUESTS), {
       dir: outDir, instructionsPerRequest: Number(opt('instructions', '0')) || undefined, top: Number(opt('top', '0')),
-      title: `phases of ${REQUESTS} chat completions at ${CONNS} connections (${PG ? 'PostgreSQL' : 'embedded'}${args.includes('--redis') ? ' + Redis' : ''})`,
+      title: `phases of ${REQUESTS} chat completions${STREAM ? ` streamed in ${CHUNKS} chunks` : ''} at ${CONNS} connections (${PG ? 'PostgreSQL' : 'embedded'}${args.includes('--redis') ? ' + Redis' : ''})`,
     });
   } finally {
     for (const c of tg.children) c.kill('SIGTERM');
@@ -142,7 +148,7 @@ async function phases(upstream) {
 
 async function main() {
   if (!PHASES && spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed (Debian package valgrind)');
-  const upstream = await start('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs')], {}, { url: /UPSTREAM (\S+)/ });
+  const upstream = await start('upstream', otherCores, [join(root, 'bench/llm-upstream.mjs'), '--chunks', CHUNKS], {}, { url: /UPSTREAM (\S+)/ });
   try {
     await (PHASES ? phases(upstream) : instructions(upstream));
   } finally {

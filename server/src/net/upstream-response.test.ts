@@ -126,6 +126,97 @@ test('chunks() delivers every byte in order and pauses the upstream while the co
   }
 });
 
+test('writeTo() hands over every byte in order, pauses the upstream while the sink is full, and reads on after resume()', async () => {
+  const total = 64 * 1024 * 1024;
+  const size = 16 * 1024;
+  const pattern = Buffer.alloc(size + 251);
+  for (let i = 0; i < pattern.length; i++) pattern[i] = i % 251;
+  let written = 0;
+  let blocked = false;
+  const s = await serve((req, res) => {
+    res.writeHead(200);
+    const pump = () => {
+      blocked = false;
+      while (written < total) {
+        const c = pattern.subarray(written % 251, (written % 251) + size);
+        written += c.length;
+        if (!res.write(c)) {
+          blocked = true;
+          return void res.once('drain', pump);
+        }
+      }
+      res.end();
+    };
+    pump();
+  });
+  try {
+    const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+    let got = 0;
+    let full = true;
+    let settled = false;
+    const done = up.writeTo((c) => {
+      for (let i = 0; i < c.length; i += 4093) assert.equal(c[i], (got + i) % 251);
+      got += c.length;
+      return !full;
+    }).finally(() => { settled = true; });
+    await eventually(
+      async () => {
+        const before = written;
+        await sleep(200);
+        return blocked && written === before;
+      },
+      { what: 'the server held back while the sink is full' },
+    );
+    assert.ok(written < total, `only what the socket buffers hold was sent (${written} bytes)`);
+    assert.ok(got < total && !settled, `the sink took ${got} bytes and writeTo is still waiting`);
+    full = false;
+    up.resume();
+    await done;
+    assert.equal(got, total);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a sink that throws fails writeTo() with its error and ends the upstream exchange', async () => {
+  const closed = deferred();
+  const s = await serve((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: first\n\n');
+    res.on('close', () => closed.resolve());
+  });
+  try {
+    const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+    await assert.rejects(up.writeTo(() => { throw new Error('sink broke'); }), /sink broke/);
+    assert.ok(up.destroyed);
+    await closed.promise;
+  } finally {
+    await s.close();
+  }
+});
+
+test('destroy() while writeTo() waits ends it and the upstream exchange', async () => {
+  const closed = deferred();
+  const s = await serve((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: first\n\n');
+    res.on('close', () => closed.resolve());
+  });
+  try {
+    const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+    const seen: string[] = [];
+    await up.writeTo((c) => {
+      seen.push(c.toString());
+      setImmediate(() => up.destroy());
+      return true;
+    });
+    assert.deepEqual(seen, ['data: first\n\n']);
+    await closed.promise;
+  } finally {
+    await s.close();
+  }
+});
+
 test('discard() drops the body and keeps the connection for the next request; destroy() closes it', async () => {
   const s = await serve((req, res) => {
     res.writeHead(202);
@@ -164,7 +255,7 @@ test('destroy() during a stream ends the upstream exchange, and the stream ends 
   }
 });
 
-test('an upstream that dies mid-body fails readAll and chunks(); a silent one fails with the headers timeout', async () => {
+test('an upstream that dies mid-body fails readAll, chunks() and writeTo(); a silent one fails with the headers timeout', async () => {
   const s = await serve((req, res) => {
     if (req.url === '/silent') return;
     res.writeHead(200, { 'content-length': '100' });
@@ -176,6 +267,10 @@ test('an upstream that dies mid-body fails readAll and chunks(); a silent one fa
     await assert.rejects(a.readAll(1000));
     const b = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
     await assert.rejects((async () => { for await (const _ of b.chunks()) void _; })());
+    const c = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+    let got = '';
+    await assert.rejects(c.writeTo((chunk) => { got += chunk.toString(); return true; }));
+    assert.equal(got, 'partial', 'what arrived before the upstream died was handed over');
     await assert.rejects(sendUpstream(s.agent, { origin: s.origin, path: '/silent', method: 'GET', headersTimeout: 100 }), errors.HeadersTimeoutError);
   } finally {
     await s.close();

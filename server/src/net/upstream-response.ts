@@ -44,6 +44,8 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
   private cap = Infinity;
   private overCap = false;
   private gone = false;
+  /** Push mode (writeTo): where each chunk goes as undici delivers it. */
+  private sink: ((chunk: Buffer) => boolean) | undefined;
 
   constructor(private readonly onStart: (r: UpstreamResponse) => void, private readonly onFail: (err: Error) => void) {}
 
@@ -80,6 +82,7 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     if (this.dropping || this.gone) return true;
+    if (this.sink) return this.push(chunk);
     this.queue.push(chunk);
     this.queued += chunk.length;
     if (this.queued > this.cap) {
@@ -105,7 +108,8 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       this.onFail(err);
       return;
     }
-    if (!this.gone) this.failure = err;
+    // The first failure is the one to report (a sink's own error aborts the exchange, which fails it again).
+    if (!this.gone) this.failure ??= err;
     this.notify();
   }
 
@@ -146,6 +150,47 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       if (this.ended || this.gone) return;
       await this.next();
     }
+  }
+
+  /**
+   * Push mode: every chunk goes to `write` as undici delivers it, in the same turn (the chunks queued before this
+   * call first, in order). Per chunk that is a function call where chunks() costs an awaited promise or two; an LLM
+   * stream is mostly small chunks (docs/performance.md, "Streams: the cost per chunk"). `write` returns false when
+   * its consumer is full: the upstream read then pauses until `resume()`. Resolves when the body has ended or the
+   * response was destroyed; rejects with the upstream's error, or with the error `write` threw (the exchange is then
+   * aborted).
+   */
+  async writeTo(write: (chunk: Buffer) => boolean): Promise<void> {
+    this.sink = write;
+    let more = true;
+    for (let c = this.queue.shift(); c !== undefined && !this.destroyed; c = this.queue.shift()) {
+      this.queued -= c.length;
+      more = this.push(c) && more;
+    }
+    if (more) this.unpause();
+    while (!this.ended && !this.destroyed) await this.next();
+    if (this.failure) throw this.failure;
+  }
+
+  /** Push mode: the consumer can take more again (after `write` returned false). */
+  resume(): void {
+    this.unpause();
+  }
+
+  /** A chunk handed to the sink; its answer is undici's (false pauses the read). */
+  private push(chunk: Buffer): boolean {
+    let more: boolean;
+    try {
+      more = this.sink!(chunk);
+    } catch (err) {
+      // Not thrown into undici's parser, whose caller this is: the exchange fails, and writeTo rejects with it.
+      this.failure ??= err instanceof Error ? err : new Error(String(err));
+      queueMicrotask(() => { if (!this.ended) this.abortUpstream?.(this.failure!); });
+      this.notify();
+      return false;
+    }
+    if (!more) this.paused = true;
+    return more;
   }
 
   /** Reads and drops the rest of the body (keeps the upstream connection reusable). */

@@ -37,12 +37,22 @@ export function timeoutOf(err: unknown): 'headers' | 'connect' | undefined {
  * error when the exchange broke off. Ending the client's response is the caller's.
  */
 export async function pipeBody(up: UpstreamResponse, res: ServerResponse, tap?: { push(chunk: Buffer): void }): Promise<'client_gone' | false> {
-  for await (const chunk of up.chunks()) {
-    if (res.destroyed) break;
+  let waiting = false;
+  const resume = () => {
+    waiting = false;
+    up.resume();
+  };
+  // In undici's turn, as the bare proxy's 'data' handler does (a client that left destroys `up`: callUpstream).
+  await up.writeTo((chunk) => {
+    if (res.destroyed) return true;
     const more = res.write(chunk);
     tap?.push(chunk);
-    if (!more) await drained(res);
-  }
+    if (!more && !waiting) {
+      waiting = true;
+      res.once('drain', resume);
+    }
+    return more;
+  });
   return res.destroyed ? 'client_gone' : false;
 }
 
