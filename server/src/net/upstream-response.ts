@@ -54,6 +54,11 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
     return this.gone || this.failure !== undefined;
   }
 
+  /** Whether body bytes have arrived that nobody has read yet. */
+  get buffered(): boolean {
+    return this.queue.length > 0;
+  }
+
   // --- undici handler (legacy callback API, which the client calls without an adapter) ---
 
   onConnect(abort: (err?: Error) => void): void {

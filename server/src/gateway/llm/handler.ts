@@ -264,8 +264,9 @@ async function relayAnswer(d: Deps, rt: LlmRuntime, f: Forwarding, up: UpstreamR
   const live = isSse && meter && call.accounted ? d.streams.begin(liveRecord(f, meter, up.statusCode)) : undefined;
   if (!res.destroyed) {
     res.writeHead(up.statusCode, Object.assign(clientResponseHeaders(up.headers, false), f.extraHeaders));
-    // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway).
-    if (isSse) res.flushHeaders();
+    // A stream's client sees the answer start at once (and can tell a slow first token from a dead gateway). When
+    // the first chunk came with the headers, writing it sends them in the same packet, at once too.
+    if (isSse && !up.buffered) res.flushHeaders();
     aborted = await relay(up, res, meter);
   }
   const metered = meter?.finish(up.statusCode);

@@ -40,6 +40,35 @@ test('streaming chat completions arrive chunk by chunk, with usage requested fro
   assert.deepEqual(p.fake.last().json?.stream_options, { include_usage: true });
 });
 
+test('a stream whose first token is slow: the client has the status and headers at once, before the first chunk', async () => {
+  let release!: () => void;
+  const firstToken = new Promise<void>((r) => { release = r; });
+  p.fake.override = (_r, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.flushHeaders();
+    void firstToken.then(() => {
+      res.write('data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n');
+      res.end('data: [DONE]\n\n');
+    });
+    return true;
+  };
+  try {
+    const answer = fetch(`${p.base}/v1/chat/completions`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    // fetch resolves with the headers; the first chunk is held back until they have arrived.
+    const r = await Promise.race([answer, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no headers while the first token was pending')), 5000))]);
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/event-stream/);
+    release();
+    assert.match(await r.text(), /"Hi"[\s\S]*\[DONE\]/);
+  } finally {
+    release();
+    p.fake.override = undefined;
+  }
+});
+
 test('responses API and embeddings through the SDK', async () => {
   const r = await client().responses.create({ model: 'gpt-4.1', input: 'Tell me a story' });
   assert.match(r.output_text, /peaceful grove/);
