@@ -79,7 +79,11 @@ test('readAll over the cap returns undefined and closes the upstream connection 
   }
 });
 
-test('chunks() delivers every byte in order and pauses the upstream while the consumer does not read', async () => {
+/**
+ * A server that sends 64 MB of a known byte pattern as fast as its socket takes it, and a check of what a reader got:
+ * `held()` is true once the server has sent nothing for 200 ms while blocked (nobody reads).
+ */
+async function patternServer() {
   const total = 64 * 1024 * 1024;
   const size = 16 * 1024;
   const pattern = Buffer.alloc(size + 251);
@@ -102,89 +106,75 @@ test('chunks() delivers every byte in order and pauses the upstream while the co
     };
     pump();
   });
-  try {
-    const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+  let got = 0;
+  return {
+    s, total,
+    get written() { return written; },
+    get got() { return got; },
+    /** Checks a chunk against the pattern at the offset reached so far, and counts it. */
+    take(c: Buffer): void {
+      for (let i = 0; i < c.length; i += 4093) assert.equal(c[i], (got + i) % 251);
+      got += c.length;
+    },
     // The kernel grows the socket buffers (TCP autotuning) after the first stall, so the server may drain a few
     // times before it stops for good: wait for 200 ms in which nothing more is sent while nobody reads.
-    await eventually(
-      async () => {
+    async held(what: string): Promise<void> {
+      await eventually(async () => {
         const before = written;
         await sleep(200);
         return blocked && written === before;
-      },
-      { what: 'the server held back while nobody reads' },
-    );
-    assert.ok(written < total, `only what the socket buffers hold was sent (${written} bytes)`);
-    let got = 0;
-    for await (const c of up.chunks()) {
-      for (let i = 0; i < c.length; i += 4093) assert.equal(c[i], (got + i) % 251);
-      got += c.length;
-    }
-    assert.equal(got, total);
+      }, { what });
+      assert.ok(written < total, `only what the socket buffers hold was sent (${written} bytes)`);
+    },
+  };
+}
+
+test('chunks() delivers every byte in order and pauses the upstream while the consumer does not read', async () => {
+  const p = await patternServer();
+  try {
+    const up = await sendUpstream(p.s.agent, { origin: p.s.origin, path: '/', method: 'GET' });
+    await p.held('the server held back while nobody reads');
+    for await (const c of up.chunks()) p.take(c);
+    assert.equal(p.got, p.total);
   } finally {
-    await s.close();
+    await p.s.close();
   }
 });
 
 test('writeTo() hands over every byte in order, pauses the upstream while the sink is full, and reads on after resume()', async () => {
-  const total = 64 * 1024 * 1024;
-  const size = 16 * 1024;
-  const pattern = Buffer.alloc(size + 251);
-  for (let i = 0; i < pattern.length; i++) pattern[i] = i % 251;
-  let written = 0;
-  let blocked = false;
-  const s = await serve((req, res) => {
-    res.writeHead(200);
-    const pump = () => {
-      blocked = false;
-      while (written < total) {
-        const c = pattern.subarray(written % 251, (written % 251) + size);
-        written += c.length;
-        if (!res.write(c)) {
-          blocked = true;
-          return void res.once('drain', pump);
-        }
-      }
-      res.end();
-    };
-    pump();
-  });
+  const p = await patternServer();
   try {
-    const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
-    let got = 0;
+    const up = await sendUpstream(p.s.agent, { origin: p.s.origin, path: '/', method: 'GET' });
     let full = true;
     let settled = false;
     const done = up.writeTo((c) => {
-      for (let i = 0; i < c.length; i += 4093) assert.equal(c[i], (got + i) % 251);
-      got += c.length;
+      p.take(c);
       return !full;
     }).finally(() => { settled = true; });
-    await eventually(
-      async () => {
-        const before = written;
-        await sleep(200);
-        return blocked && written === before;
-      },
-      { what: 'the server held back while the sink is full' },
-    );
-    assert.ok(written < total, `only what the socket buffers hold was sent (${written} bytes)`);
-    assert.ok(got < total && !settled, `the sink took ${got} bytes and writeTo is still waiting`);
+    await p.held('the server held back while the sink is full');
+    assert.ok(p.got < p.total && !settled, `the sink took ${p.got} bytes and writeTo is still waiting`);
     full = false;
     up.resume();
     await done;
-    assert.equal(got, total);
+    assert.equal(p.got, p.total);
   } finally {
-    await s.close();
+    await p.s.close();
   }
 });
 
-test('a sink that throws fails writeTo() with its error and ends the upstream exchange', async () => {
+/** A server that starts an event stream, sends one event and stays open; `closed` resolves when its side closes. */
+async function oneEventServer() {
   const closed = deferred();
   const s = await serve((req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: first\n\n');
     res.on('close', () => closed.resolve());
   });
+  return { s, closed };
+}
+
+test('a sink that throws fails writeTo() with its error and ends the upstream exchange', async () => {
+  const { s, closed } = await oneEventServer();
   try {
     const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
     await assert.rejects(up.writeTo(() => { throw new Error('sink broke'); }), /sink broke/);
@@ -196,12 +186,7 @@ test('a sink that throws fails writeTo() with its error and ends the upstream ex
 });
 
 test('destroy() while writeTo() waits ends it and the upstream exchange', async () => {
-  const closed = deferred();
-  const s = await serve((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write('data: first\n\n');
-    res.on('close', () => closed.resolve());
-  });
+  const { s, closed } = await oneEventServer();
   try {
     const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
     const seen: string[] = [];
@@ -235,12 +220,7 @@ test('discard() drops the body and keeps the connection for the next request; de
 });
 
 test('destroy() during a stream ends the upstream exchange, and the stream ends for the consumer', async () => {
-  const closed = deferred();
-  const s = await serve((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write('data: first\n\n');
-    res.on('close', () => closed.resolve());
-  });
+  const { s, closed } = await oneEventServer();
   try {
     const up = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
     const seen: string[] = [];
