@@ -34,6 +34,22 @@ function pinned(cores, argv, nice, wrap = []) {
 }
 
 /**
+ * The processes start() spawned and that still run: stopped when this script is interrupted (SIGINT, SIGTERM) or
+ * exits without having stopped them, so that an interrupted benchmark leaves no gateway or upstream holding a port.
+ */
+const running = new Set();
+function stopRunning() {
+  for (const child of running) child.kill('SIGTERM');
+}
+process.once('exit', stopRunning);
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(signal, () => {
+    stopRunning();
+    process.exit(code);
+  });
+}
+
+/**
  * Spawns `node <argv>` on `cores` and resolves with the first match (group 1) of each regex in its output.
  * Options: nice (niceness of processes on core 0), timeoutMs, wrap (a command line node runs under, e.g. valgrind). REDIS_URL is passed on only with --redis.
  */
@@ -42,6 +58,8 @@ export function start(name, cores, argv, env, patterns, { nice = '', timeoutMs =
   const base = { ...process.env };
   if (!args.includes('--redis')) delete base.REDIS_URL;
   const child = spawn(cmd, a, { cwd: root, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   const found = {};
   return new Promise((resolve, reject) => {
