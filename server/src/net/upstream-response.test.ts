@@ -251,6 +251,12 @@ test('an upstream that dies mid-body fails readAll, chunks() and writeTo(); a si
     let got = '';
     await assert.rejects(c.writeTo((chunk) => { got += chunk.toString(); return true; }));
     assert.equal(got, 'partial', 'what arrived before the upstream died was handed over');
+    // The same when the upstream had already died before writeTo began.
+    const d = await sendUpstream(s.agent, { origin: s.origin, path: '/', method: 'GET' });
+    await eventually(() => d.destroyed, { what: 'the upstream to fail' });
+    got = '';
+    await assert.rejects(d.writeTo((chunk) => { got += chunk.toString(); return true; }));
+    assert.equal(got, 'partial', 'what arrived before the failure was handed over first');
     await assert.rejects(sendUpstream(s.agent, { origin: s.origin, path: '/silent', method: 'GET', headersTimeout: 100 }), errors.HeadersTimeoutError);
   } finally {
     await s.close();

@@ -168,7 +168,9 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
   async writeTo(write: (chunk: Buffer) => boolean): Promise<void> {
     this.sink = write;
     let more = true;
-    for (let c = this.queue.shift(); c !== undefined && !this.destroyed; c = this.queue.shift()) {
+    // What arrived before an upstream failure is handed over first, as chunks() does; a sink that throws stops it.
+    const failedBefore = this.failure;
+    for (let c = this.queue.shift(); c !== undefined && !this.gone && this.failure === failedBefore; c = this.queue.shift()) {
       this.queued -= c.length;
       more = this.push(c) && more;
     }
@@ -217,7 +219,8 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
   }
 
   private unpause(): void {
-    if (!this.paused) return;
+    // After the end the connection may already carry another request, whose parser this resume would wake.
+    if (!this.paused || this.ended) return;
     this.paused = false;
     this.resumeUpstream?.();
   }
