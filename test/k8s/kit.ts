@@ -125,7 +125,7 @@ export async function crdsEstablished(cluster: Cluster, which: { name?: string; 
     if (r.code !== 0) { pending = r.stderr.trim(); return false; }
     const body = JSON.parse(r.stdout) as { kind: string; items?: CrdStatus[] } & CrdStatus;
     const crds = body.kind === 'List' ? body.items ?? [] : [body];
-    const notYet = crds.filter((c) => !c.status?.conditions?.some((k) => k.type === 'Established' && k.status === 'True'));
+    const notYet = crds.filter((c) => condition(c, 'Established')?.status !== 'True');
     pending = crds.length === 0 ? 'no CRD found' : `not established: ${notYet.map((c) => c.metadata.name).join(', ')}`;
     return crds.length > 0 && notYet.length === 0;
   }, { timeoutMs, intervalMs: 200, what: `CRDs ${which.name ?? which.selector ?? '(all)'} established` }).catch((err: Error) => {
@@ -133,7 +133,7 @@ export async function crdsEstablished(cluster: Cluster, which: { name?: string; 
   });
 }
 
-interface CrdStatus { metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }
+interface CrdStatus { metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string; reason: string; message: string }> } }
 
 /**
  * A kubeconfig that authenticates as a ServiceAccount (a token from the TokenRequest API, as a pod gets), for
