@@ -130,7 +130,7 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       this.overCap = true;
       this.destroy();
     }
-    this.unpause();
+    this.resume();
     while (!this.ended) {
       if (this.overCap) return undefined;
       if (this.failure) throw this.failure;
@@ -147,7 +147,7 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       const c = this.queue.shift();
       if (c !== undefined) {
         this.queued -= c.length;
-        if (this.paused && this.queued <= HIGH_WATER / 2) this.unpause();
+        if (this.paused && this.queued <= HIGH_WATER / 2) this.resume();
         yield c;
         continue;
       }
@@ -174,14 +174,9 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
       this.queued -= c.length;
       more = this.push(c) && more;
     }
-    if (more) this.unpause();
+    if (more) this.resume();
     while (!this.ended && !this.destroyed) await this.next();
     if (this.failure) throw this.failure;
-  }
-
-  /** Push mode: the consumer can take more again (after `write` returned false). */
-  resume(): void {
-    this.unpause();
   }
 
   /** A chunk handed to the sink; its answer is undici's (false pauses the read). */
@@ -205,7 +200,7 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
     this.dropping = true;
     this.queue = [];
     this.queued = 0;
-    this.unpause();
+    this.resume();
   }
 
   /** Ends the exchange now (client gone, body over the cap): the upstream connection is closed. */
@@ -218,7 +213,8 @@ export class UpstreamResponse implements Dispatcher.DispatchHandler {
     this.notify();
   }
 
-  private unpause(): void {
+  /** Reads the upstream on after a pause (push mode: the consumer can take more again after `write` returned false). */
+  resume(): void {
     // After the end the connection may already carry another request, whose parser this resume would wake.
     if (!this.paused || this.ended) return;
     this.paused = false;
