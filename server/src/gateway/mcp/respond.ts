@@ -187,15 +187,27 @@ function contentTypeOf(body: string): string {
 export async function respondStream(c: RespondContext, up: UpstreamResponse): Promise<void> {
   const headers = clientResponseHeaders(up.headers, true);
   c.res.writeHead(up.statusCode, headers);
-  c.res.flushHeaders();
   for (const m of c.local) await write(c.res, `event: message\ndata: ${JSON.stringify(m)}\n\n`);
+  // The headers go out with the first event when it is already here (a POST's answer usually is: one socket write
+  // instead of two); alone as soon as nothing more is waiting, so that a client sees the stream open before a slow
+  // first event (a GET stream may have none for minutes).
+  let sent = c.local.length > 0;
+  const flushIfIdle = () => {
+    if (sent || up.buffered) return;
+    c.res.flushHeaders();
+    sent = true;
+  };
+  flushIfIdle();
   // A character can take up to 3 bytes; the exact byte check happens per event below.
   const splitter = new SseSplitter(c.capBytes);
   const pending = new Set(c.forwarded.filter((r) => r.id !== undefined).map((r) => r.id!));
   try {
     for await (const chunk of up.chunks()) {
-      for (const ev of splitter.push(chunk)) await writeEvent(c, ev, pending);
+      const events = splitter.push(chunk);
+      if (events.length) sent = true;
+      for (const ev of events) await writeEvent(c, ev, pending);
       if (c.res.destroyed) break;
+      flushIfIdle();
     }
     for (const ev of splitter.end()) await writeEvent(c, ev, pending);
   } catch (err) {

@@ -342,6 +342,42 @@ test('a 200 answer labelled text/plain (or not at all) still gets the tools/list
   }
 });
 
+test('an SSE answer whose first event arrives in parts: the client has the headers before the rest, then the whole event', async () => {
+  // The gateway sends a stream's headers with its first event when that event is already there; when only part of
+  // it is, they must still go out at once, not wait for the rest.
+  const { createServer: createHttpServer } = await import('node:http');
+  let release!: () => void;
+  const released = new Promise<void>((r) => { release = r; });
+  const halves = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: message\ndata: {"jsonrpc":"2.0",');
+      void released.then(() => res.end('"id":4,"result":{}}\n\n'));
+    });
+  });
+  await new Promise<void>((r) => halves.listen(0, '127.0.0.1', r));
+  try {
+    const r = await t.request('POST', '/api/mcp', { token: user.pat, body: { name: 'halves', url: `http://127.0.0.1:${(halves.address() as AddressInfo).port}/mcp` } });
+    assert.equal(r.status, 201, r.text);
+    const id = r.body.server.id as string;
+    const k = await createKey(t, { id, user, pathUrl: '', hostUrl: '' });
+    const res = await fetch(`${t.gateway}/${id}/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+    });
+    // fetch resolves on the headers: had the gateway held them for the rest of the event, this would wait for ever.
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+    release();
+    assert.equal(await res.text(), 'event: message\ndata: {"jsonrpc":"2.0","id":4,"result":{}}\n\n');
+  } finally {
+    release();
+    await new Promise((r) => halves.close(r));
+  }
+});
+
 test('without a max_resp_body_kb tag the response cap is 512 KB', async () => {
   const c = await connect(t, p, { token: key });
   try {
