@@ -2,7 +2,7 @@
 // the loopback upstream fakes of the end-to-end tests and the benchmark.
 import { readFileSync } from 'node:fs';
 import type { ProviderId } from '@tollgate/contract';
-import { SseParser } from '@tollgate/server/src/gateway/upstream/sse.ts';
+import { sseTap } from '@tollgate/server/src/gateway/llm/meter.ts';
 import type { Endpoint, Json, ProviderAdapter } from '@tollgate/server/src/gateway/llm/providers/types.ts';
 
 export function fixtureText(provider: ProviderId, name: string): string {
@@ -13,12 +13,12 @@ export function fixtureJson(provider: ProviderId, name: string): Json {
   return JSON.parse(fixtureText(provider, name)) as Json;
 }
 
-/** Feeds an SSE fixture to the adapter's stream reader in chunks of `chunkSize` bytes (1 = byte by byte). */
+/** Feeds an SSE fixture to the adapter's stream reader in chunks of `chunkSize` bytes (1 = byte by byte), as the accounting tap does. */
 export function readStream(adapter: ProviderAdapter, ep: Endpoint, wire: string, { chunkSize = 7, text = true }: { chunkSize?: number; text?: boolean } = {}) {
   const reader = adapter.streamReader(ep, { text });
-  const parser = new SseParser((e, d) => reader.onEvent(e, d), 1 << 20);
+  const tap = sseTap(reader, text, 1 << 20);
   const bytes = Buffer.from(wire);
-  for (let i = 0; i < bytes.length; i += chunkSize) parser.push(bytes.subarray(i, i + chunkSize));
-  parser.end();
+  for (let i = 0; i < bytes.length; i += chunkSize) tap.push(bytes.subarray(i, i + chunkSize));
+  tap.end();
   return reader;
 }

@@ -7,6 +7,7 @@ import { lastObjectOf, parseJson } from './providers/json.ts';
 import type { Endpoint, Json, ProviderAdapter, StreamReader } from './providers/index.ts';
 import type { ProviderError } from './providers/types.ts';
 import { SseParser } from '../upstream/sse.ts';
+import { SseSkimmer } from '../upstream/sse-skim.ts';
 
 export interface Metered {
   /** Usage the provider reported, if it was read. */
@@ -25,11 +26,25 @@ export interface Metered {
   malformed?: true;
 }
 
+export interface SseTap {
+  push(chunk: Buffer): void;
+  end(): void;
+}
+
+/**
+ * What feeds a stream reader the response's events. With text collected, every event is decoded; without, only the
+ * events that carry usage are, and the others are counted on the bytes (gateway/upstream/sse-skim.ts).
+ */
+export function sseTap(reader: StreamReader, text: boolean, maxEventChars: number): SseTap {
+  const onEvent = (e: string, d: string) => reader.onEvent(e, d);
+  return text ? new SseParser(onEvent, maxEventChars) : new SseSkimmer(reader.usageEvents, onEvent, (n) => reader.countChars(n), maxEventChars);
+}
+
 export class ResponseMeter {
   private bytes = 0;
   private overCap = false;
   private readonly chunks: Buffer[] = [];
-  private readonly sse: SseParser | undefined;
+  private readonly sse: SseTap | undefined;
   private readonly reader: StreamReader | undefined;
   private readonly wantText: boolean;
 
@@ -43,7 +58,7 @@ export class ResponseMeter {
     if (o.sse) {
       const reader = adapter.streamReader(ep, { text: o.text });
       this.reader = reader;
-      this.sse = new SseParser((e, d) => reader.onEvent(e, d), capBytes);
+      this.sse = sseTap(reader, o.text, capBytes);
     }
   }
 

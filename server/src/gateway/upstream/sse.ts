@@ -1,7 +1,8 @@
-// The one Server-Sent-Events reader of both data planes. `SseLines` does the framing they share (UTF-8 decoding across
+// The Server-Sent-Events reader of both data planes. `SseLines` does the framing they share (UTF-8 decoding across
 // chunks, CR / LF / CRLF line ends cut anywhere); on top of it:
-// - `SseParser`, the LLM accounting tap (gateway/llm/meter.ts): only reads, the client gets the original bytes, so it
-//   keeps nothing but the unfinished line and the current event's data, and hands on (event name, data);
+// - `SseParser`, the LLM accounting tap when it collects text (gateway/llm/meter.ts): only reads, the client gets the
+//   original bytes, so it keeps nothing but the unfinished line and the current event's data, and hands on (event
+//   name, data). Without text the tap reads the bytes (sse-skim.ts), and this parser reads only the events with usage;
 // - `SseSplitter`, the MCP response stream (gateway/mcp/respond.ts): events are rewritten by rules, so each is handed
 //   on with its raw text and field lines, and an untouched one is forwarded byte for byte.
 // Both bound memory by a cap on one event; what happens to an event over it differs (see each class).

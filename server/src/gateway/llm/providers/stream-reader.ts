@@ -2,6 +2,7 @@
 // when text is not collected (only the events that carry usage are parsed; the others count toward the chars/4
 // fallback by their payload length).
 import type { TokenUsage } from '../../../pricing/cost.ts';
+import type { SkimFilter } from '../../upstream/sse-skim.ts';
 import { isObject, parseJson } from './json.ts';
 import type { JsonObject, StreamReader } from './types.ts';
 
@@ -12,25 +13,31 @@ export abstract class BaseStreamReader implements StreamReader {
 
   constructor(protected readonly wantText = true) {}
 
+  abstract readonly usageEvents: SkimFilter;
   abstract onEvent(event: string, data: string): void;
   abstract usage(): TokenUsage | undefined;
 
+  /** Whether an event is one of `usageEvents` (the only ones read when text is not collected). */
+  protected carriesUsage(event: string, data: string): boolean {
+    const f = this.usageEvents;
+    return (f.names !== undefined && f.names.includes(event)) || (f.dataMarker !== undefined && data.includes(f.dataMarker));
+  }
+
   /**
    * The event's JSON object, or undefined when it is not one or need not be read: without text collection an event
-   * is parsed only when `carriesUsage` (a substring or event-name check the caller makes, cheaper than parsing).
+   * is parsed only when it carries usage (a substring or event-name check, cheaper than parsing).
    */
-  protected parsed(data: string, carriesUsage: boolean): JsonObject | undefined {
+  protected parsed(event: string, data: string): JsonObject | undefined {
     if (!this.wantText) {
       this.dataChars += data.length;
-      if (!carriesUsage) return undefined;
+      if (!this.carriesUsage(event, data)) return undefined;
     }
     const e = parseJson(data);
     return isObject(e) ? e : undefined;
   }
 
-  /** Counts an event's payload without reading it (a reader that defers parsing to `usage()`). */
-  protected counted(data: string): void {
-    this.dataChars += data.length;
+  countChars(n: number): void {
+    this.dataChars += n;
   }
 
   protected addText(t: string | undefined): void {

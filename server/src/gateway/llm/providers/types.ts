@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ProviderId } from '@tollgate/contract';
 import type { TokenUsage } from '../../../pricing/cost.ts';
+import type { SkimFilter } from '../../upstream/sse-skim.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -29,7 +30,14 @@ export type TextVisitor = (text: string, role: TextRole) => string | undefined;
 
 /** Reads a response stream event by event (SSE `event:` name and `data:` payload). */
 export interface StreamReader {
+  /**
+   * The events that carry usage. Without text collection the tap hands only these to `onEvent` and counts the
+   * others' payloads with `countChars` (gateway/upstream/sse-skim.ts); `onEvent` gives every event the same result.
+   */
+  readonly usageEvents: SkimFilter;
   onEvent(event: string, data: string): void;
+  /** Adds the characters of a payload that was not handed to `onEvent` (the chars/4 fallback). */
+  countChars(n: number): void;
   /** Usage the stream reported, if it did. */
   usage(): TokenUsage | undefined;
   /** Generated text seen so far ('' unless the reader was asked to collect it). */

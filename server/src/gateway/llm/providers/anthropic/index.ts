@@ -3,6 +3,7 @@
 // cache_read is the cached part and cache_creation the part written to the cache (priced as a cache write; the
 // `cache_creation.ephemeral_1h_input_tokens` share at the 1-hour rate). Streams report input in `message_start` and
 // cumulative output in `message_delta`.
+import type { SkimFilter } from '../../../upstream/sse-skim.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, mapContent, obj, str } from '../json.ts';
 import type { Endpoint, Json, JsonObject, ProviderAdapter, RouteSpec, TextRole, TextVisitor } from '../types.ts';
@@ -64,13 +65,16 @@ function contentText(message: Json): string {
   return out;
 }
 
+const MESSAGES_USAGE_EVENTS: SkimFilter = { names: ['message_start', 'message_delta'] };
+
 class MessagesStreamReader extends BaseStreamReader {
   private input: TokenUsage | undefined;
   private output: number | undefined;
+  // Usage lives in message_start and message_delta; text deltas are parsed only when text is collected.
+  readonly usageEvents = MESSAGES_USAGE_EVENTS;
 
   onEvent(event: string, data: string): void {
-    // Usage lives in message_start and message_delta; text deltas are parsed only when text is collected.
-    const e = this.parsed(data, event === 'message_start' || event === 'message_delta');
+    const e = this.parsed(event, data);
     if (!e) return;
     switch (str(e, 'type') ?? event) {
       case 'message_start': return this.onMessageStart(e);

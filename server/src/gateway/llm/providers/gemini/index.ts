@@ -3,6 +3,7 @@
 // `:countTokens`). Client key: Bearer, `x-goog-api-key` or the `key` query parameter; upstream: `x-goog-api-key`.
 // Usage is `usageMetadata` (promptTokenCount includes cachedContentTokenCount); output counts candidates and
 // thoughts. Streams are SSE with `?alt=sse`, otherwise a JSON array delivered progressively.
+import type { SkimFilter } from '../../../upstream/sse-skim.ts';
 import { modelRoutes } from '../model-list.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, isObject, obj, parseJson, str } from '../json.ts';
@@ -104,15 +105,18 @@ function lastUsage(body: Json): TokenUsage | undefined {
   return u;
 }
 
+const GENERATE_USAGE_EVENTS: SkimFilter = { dataMarker: '"usageMetadata"' };
+
 class GenerateStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
   /** Without text collection: the last chunk that carried usageMetadata, parsed only when usage is asked for. */
   private lastUsageChunk: string | undefined;
+  readonly usageEvents = GENERATE_USAGE_EVENTS;
 
-  onEvent(_event: string, data: string): void {
+  onEvent(event: string, data: string): void {
     if (!this.wantText) {
-      this.counted(data);
-      if (data.includes('"usageMetadata"')) this.lastUsageChunk = data;
+      this.countChars(data.length);
+      if (this.carriesUsage(event, data)) this.lastUsageChunk = data;
       return;
     }
     this.read(data);

@@ -1,4 +1,5 @@
 // The OpenAI chat-completions wire format (also spoken by Mistral): messages, usage, choices and stream chunks.
+import type { SkimFilter } from '../../../upstream/sse-skim.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, count, firstCount, isObject, mapContent, obj, str } from '../json.ts';
 import type { Json, JsonObject, TextRole, TextVisitor } from '../types.ts';
@@ -80,14 +81,17 @@ export function maxTokens(body: JsonObject | undefined, ...keys: string[]): numb
   return body ? firstCount(body, ...keys) : undefined;
 }
 
+const CHAT_USAGE_EVENTS: SkimFilter = { dataMarker: '"usage":{', done: '[DONE]' };
+
 /** Reads chat-completion chunks: text deltas, the final usage chunk, the model. `[DONE]` ends the stream. */
 export class ChatStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
+  // Without text collection only the chunk carrying usage is parsed (usage is null on the others).
+  readonly usageEvents = CHAT_USAGE_EVENTS;
 
-  onEvent(_event: string, data: string): void {
-    if (data === '[DONE]' || !data) return;
-    // Without text collection only the chunk carrying usage is parsed (usage is null on the others).
-    const chunk = this.parsed(data, data.includes('"usage":{'));
+  onEvent(event: string, data: string): void {
+    if (data === this.usageEvents.done || !data) return;
+    const chunk = this.parsed(event, data);
     if (!chunk) return;
     this.m ??= str(chunk, 'model');
     const u = chatUsage(chunk.usage);

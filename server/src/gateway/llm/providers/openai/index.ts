@@ -1,6 +1,7 @@
 // OpenAI: chat completions, the responses API, legacy completions and embeddings. Client key: Bearer (the caller
 // reads it); upstream: `Authorization: Bearer <provider key>`. Streaming chat completions report usage only in a
 // final chunk the client must ask for, so the gateway sets stream_options.include_usage.
+import type { SkimFilter } from '../../../upstream/sse-skim.ts';
 import type { TokenUsage } from '../../../../pricing/cost.ts';
 import { arr, isObject, obj, str } from '../json.ts';
 import type { Json, JsonObject, ProviderAdapter, RouteSpec, TextVisitor } from '../types.ts';
@@ -48,12 +49,15 @@ function responsesText(body: Json): string {
   return out;
 }
 
+const RESPONSES_USAGE_EVENTS: SkimFilter = { names: ['response.completed'], dataMarker: '"response.completed"' };
+
 /** Responses API stream: typed events; text in `response.output_text.delta`, usage in `response.completed`. */
 class ResponsesStreamReader extends BaseStreamReader {
   private u: TokenUsage | undefined;
+  readonly usageEvents = RESPONSES_USAGE_EVENTS;
 
   onEvent(event: string, data: string): void {
-    const e = this.parsed(data, event === 'response.completed' || data.includes('"response.completed"'));
+    const e = this.parsed(event, data);
     if (!e) return;
     const type = str(e, 'type') ?? event;
     if (type === 'response.output_text.delta') {
