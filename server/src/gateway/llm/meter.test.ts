@@ -52,3 +52,17 @@ test('a stream that never reports usage is estimated from the characters of its 
   // The two payloads' characters as JavaScript counts them ([DONE] is not a payload).
   assert.equal(got.chars, '{"choices":[{"delta":{"content":"héllo 😀"}}]}'.length + '{"choices":[{"delta":{"content":"wörld"}}]}'.length);
 });
+
+test('mid-stream, the usage and characters so far are what reading every event gives ', () => {
+  for (const [adapter, ep, provider, file] of STREAMS) {
+    const bytes = Buffer.from(fixtureText(provider, file));
+    // After each event, with the next one begun: progress() reads complete events only.
+    for (const blank of bytes.toString('latin1').matchAll(/\r\n\r\n|\n\n/g)) {
+      const complete = blank.index + blank[0].length;
+      const meter = new ResponseMeter(adapter, ep, 1 << 20, { sse: true, text: false });
+      meter.push(bytes.subarray(0, Math.min(bytes.length, complete + 10)));
+      const want = read([adapter, ep], bytes.subarray(0, complete), complete, false);
+      assert.deepEqual(meter.progress(), { usage: want.usage, chars: want.chars }, `${file} after byte ${complete}`);
+    }
+  }
+});

@@ -33,11 +33,12 @@ export interface SseTap {
 
 /**
  * What feeds a stream reader the response's events. With text collected, every event is decoded; without, only the
- * events that carry usage are, and the others are counted on the bytes (gateway/upstream/sse-skim.ts).
+ * events that carry usage are, and the others are counted on the bytes (gateway/upstream/sse-skim.ts), unless every
+ * event carries it.
  */
 export function sseTap(reader: StreamReader, text: boolean, maxEventChars: number): SseTap {
   const onEvent = (e: string, d: string) => reader.onEvent(e, d);
-  return text ? new SseParser(onEvent, maxEventChars) : new SseSkimmer(reader.usageEvents, onEvent, (n) => reader.countChars(n), maxEventChars);
+  return text || reader.usageInEveryEvent ? new SseParser(onEvent, maxEventChars) : new SseSkimmer(reader.usageEvents, onEvent, (n) => reader.countChars(n), maxEventChars);
 }
 
 export class ResponseMeter {

@@ -35,6 +35,8 @@ export interface StreamReader {
    * others' payloads with `countChars` (gateway/upstream/sse-skim.ts); `onEvent` gives every event the same result.
    */
   readonly usageEvents: SkimFilter;
+  /** Every event carries usage (Gemini repeats its running totals in each): all are decoded, as reading on the bytes would save nothing. */
+  readonly usageInEveryEvent?: boolean;
   onEvent(event: string, data: string): void;
   /** Adds the characters of a payload that was not handed to `onEvent` (the chars/4 fallback). */
   countChars(n: number): void;

@@ -112,6 +112,7 @@ class GenerateStreamReader extends BaseStreamReader {
   /** Without text collection: the last chunk that carried usageMetadata, parsed only when usage is asked for. */
   private lastUsageChunk: string | undefined;
   readonly usageEvents = GENERATE_USAGE_EVENTS;
+  readonly usageInEveryEvent = true;
 
   onEvent(event: string, data: string): void {
     if (!this.wantText) {
