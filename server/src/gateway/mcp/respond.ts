@@ -188,9 +188,9 @@ export async function respondStream(c: RespondContext, up: UpstreamResponse): Pr
   const headers = clientResponseHeaders(up.headers, true);
   c.res.writeHead(up.statusCode, headers);
   for (const m of c.local) await write(c.res, `event: message\ndata: ${JSON.stringify(m)}\n\n`);
-  // The headers go out with the first event when it is already here (a POST's answer usually is: one socket write
-  // instead of two); alone as soon as nothing more is waiting, so that a client sees the stream open before a slow
-  // first event (a GET stream may have none for minutes).
+  // The headers go out with the first event when it came with the upstream's headers (one socket write instead of
+  // two; the MCP SDK's server sends its headers alone, before it runs the tool); alone as soon as nothing more is
+  // waiting, so that a client sees the stream open before a slow first event (a GET stream may have none for minutes).
   let sent = c.local.length > 0;
   const flushIfIdle = () => {
     if (sent || up.buffered) return;
