@@ -31,7 +31,6 @@ export interface SkimFilter {
 
 /** A filter's texts as bytes, made once per filter (each provider's reader shares one filter object). */
 interface Compiled {
-  marker: Buffer | undefined;
   /** The marker less its first byte when that is a quote (see `findMarker`), and that byte's count (0 or 1). */
   markerTail: Buffer | undefined;
   lead: number;
@@ -47,7 +46,6 @@ function compile(filter: SkimFilter): Compiled {
   const marker = filter.dataMarker ? Buffer.from(filter.dataMarker) : undefined;
   const lead = marker && marker.length > 1 && marker[0] === QUOTE ? 1 : 0;
   c = {
-    marker,
     markerTail: marker?.subarray(lead),
     lead,
     names: (filter.names ?? []).map((n) => Buffer.from(n)),
