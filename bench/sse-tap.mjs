@@ -5,7 +5,9 @@
 // build. Each is counted by valgrind's callgrind in a process of its own, at --streams and five times as many streams
 // of the benchmark upstream's chunks (bench/llm-upstream.mjs: 20 content chunks, the usage chunk, [DONE]); the
 // difference divided by the extra chunks leaves out start-up and compilation. Also prints CPU time per chunk without
-// valgrind (varies with the host's load; the instructions do not).
+// valgrind (varies with the host's load; the instructions do not). `--large` instead reads one event of 1 MB and of
+// 8 MB in 16 KB reads with each SSE reader (both taps and the MCP stream's splitter) and prints the CPU per MB of each
+// size: equal per-MB figures mean a cost linear in the event's size (docs/performance.md, "One large event").
 /* global Buffer */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +19,38 @@ const CONTENT = 20;
 const PUSHES = CONTENT + 2;
 
 if (args[0] === '--child') await child(args[1], Number(args[2]));
+else if (args.includes('--large')) await large();
 else main();
+
+async function large() {
+  const { sseTap } = await import(new URL('gateway/llm/meter.js', dist).href);
+  const { SseParser, SseSplitter } = await import(new URL('gateway/upstream/sse.js', dist).href);
+  const { openai } = await import(new URL('gateway/llm/providers/openai/index.js', dist).href);
+  const readers = {
+    'LLM tap, decoded': (r) => new SseParser((e, d) => r.onEvent(e, d), 1 << 24),
+    'LLM tap, on the bytes': (r) => sseTap(r, false, 1 << 24),
+    'MCP stream splitter': () => new SseSplitter(1 << 24),
+  };
+  const usage = '"usage":{"prompt_tokens":1,"completion_tokens":7,"total_tokens":8}';
+  for (const [name, make] of Object.entries(readers)) {
+    const perMb = [];
+    for (const mb of [1, 8]) {
+      const wire = Buffer.from(`data: {"choices":[{"delta":{"content":"${'x'.repeat(mb << 20)}"}}],${usage}}\n\ndata: [DONE]\n\n`);
+      const times = [];
+      for (let k = 0; k < 5; k++) {
+        const reader = openai.streamReader({ kind: 'chat' }, { text: false });
+        const sse = make(reader);
+        const t0 = process.cpuUsage();
+        for (let at = 0; at < wire.length; at += 16384) sse.push(wire.subarray(at, at + 16384));
+        sse.end();
+        const t = process.cpuUsage(t0);
+        times.push((t.user + t.system) / 1000 / mb);
+      }
+      perMb.push(times.sort((a, b) => a - b)[2]);
+    }
+    console.log(`${name}: ${perMb[0].toFixed(2)} ms of CPU per MB at 1 MB, ${perMb[1].toFixed(2)} at 8 MB (8 MB ÷ 1 MB per MB: ${(perMb[1] / perMb[0]).toFixed(2)})`);
+  }
+}
 
 async function child(mode, streams) {
   const { sseTap } = await import(new URL('gateway/llm/meter.js', dist).href);

@@ -3,6 +3,7 @@
 // streams cut at random bytes, with every line ending, multi-byte characters, comments, ids and multi-line payloads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomChunks, seededRandom as rng } from '@tollgate/testkit/seeded-random.ts';
 import { SseParser } from './sse.ts';
 import { SseSkimmer, type SkimFilter } from './sse-skim.ts';
 
@@ -26,18 +27,6 @@ function expected(filter: SkimFilter, chunks: Buffer[]): Seen {
   for (const c of chunks) p.push(c);
   p.end();
   return out;
-}
-
-/** A small deterministic generator (mulberry32), so that a failure names a seed that reproduces it. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = ['{"a":1}', 'nousage":{', 'hello', ' ', 'é', '中文', '😀', '"usage":{"x":2}', '"usage":', '{', '[DONE]', 'data', ':', 'event', '\u00a0'];
@@ -72,17 +61,6 @@ function randomField(r: () => number, pick: <T>(xs: readonly T[]) => T, i: numbe
   return k < 0.92 ? `id: ${i}` : 'retry: 10';
 }
 
-function cut(bytes: Buffer, r: () => number): Buffer[] {
-  const out: Buffer[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const n = r() < 0.3 ? 1 : 1 + Math.floor(r() * 40);
-    out.push(bytes.subarray(at, at + n));
-    at += n;
-  }
-  return out;
-}
-
 const FILTERS: Array<[string, SkimFilter]> = [
   ['chat completions', { dataMarker: '"usage":{', done: '[DONE]' }],
   ['anthropic messages', { names: ['message_start', 'message_delta'] }],
@@ -97,8 +75,36 @@ test('the skimmer hands on and counts what the full parser gives, on 4000 random
       const bytes = Buffer.from(randomStream(r));
       const whole = expected(filter, [bytes]);
       assert.deepEqual(skim(filter, [bytes]), whole, `${label}, seed ${seed}, one chunk: ${JSON.stringify(bytes.toString())}`);
-      const chunks = cut(bytes, r);
+      const chunks = randomChunks(bytes, r, 40);
       assert.deepEqual(skim(filter, chunks), whole, `${label}, seed ${seed}, ${chunks.length} chunks: ${JSON.stringify(bytes.toString())}`);
+    }
+  }
+});
+
+/** Payloads of 2–10 KB, with multi-byte characters and the markers: events that span many chunks. */
+const LONG = ['x'.repeat(7000), 'é'.repeat(2500), `"usage":{${'y'.repeat(5000)}}`, '中😀'.repeat(1500), '{"a":1}', '[DONE]'];
+
+function longStream(r: () => number): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const eol = pick(ENDS);
+  let s = '';
+  for (let i = 0; i < 5; i++) {
+    if (r() < 0.4) s += `event: ${pick(NAMES)}${eol}`;
+    const lines = 1 + Math.floor(r() * 3);
+    for (let l = 0; l < lines; l++) s += `data: ${pick(LONG)}${r() < 0.5 ? pick(LONG) : ''}${eol}`;
+    s += eol;
+    if (r() < 0.5) s += `data: short${eol}${eol}`;
+  }
+  return s;
+}
+
+test('the skimmer: events far longer than a chunk, carried through hundreds of chunks, are read and counted as the parser does', () => {
+  for (const [label, filter] of FILTERS) {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = rng(seed);
+      const bytes = Buffer.from(longStream(r));
+      const chunks = randomChunks(bytes, r, 9000);
+      assert.deepEqual(skim(filter, chunks), expected(filter, [bytes]), `${label}, seed ${seed}, ${chunks.length} chunks`);
     }
   }
 });

@@ -5,8 +5,8 @@
 // full `SseParser` (sse.ts), so that what a reader sees of them is exactly what that parser gives. A chunk costs a
 // few `Buffer.indexOf` calls and makes no string (docs/performance.md, "Streams: the cost per chunk").
 //
-// It keeps the bytes of the event being read (from its first line), so its memory is one event; the meter that owns
-// it stops feeding it past the body cap, which bounds that.
+// It keeps the bytes of the event being read (from its first line), so its memory is one event (twice that while it
+// grows); the meter that owns it stops feeding it past the body cap, which bounds that.
 import { isAscii } from 'node:buffer';
 import { SseParser, type SseHandler } from './sse.ts';
 
@@ -16,6 +16,11 @@ const COLON = 58;
 const SPACE = 32;
 const QUOTE = 34;
 const EMPTY = Buffer.alloc(0);
+/** Carried bytes from this length on go to a store (see `join`), and a store above KEEP_STORE is let go once unused. */
+const MIN_STORE = 4096;
+const KEEP_STORE = 65536;
+/** Carried bytes up to this length are checked for ASCII again after a chunk that was not (see `push`). */
+const RECHECK_ASCII = 4096;
 const DATA = Buffer.from('data');
 const EVENT = Buffer.from('event');
 
@@ -62,8 +67,11 @@ export class SseSkimmer {
 
   /** Bytes carried to the next push: from the first line of the unfinished event, or the unfinished line, on. */
   private rest: Buffer | undefined;
-  /** Where scanning resumes in `rest` (the lines before it were read). */
+  /** Where scanning resumes in `rest` (the lines before it were read), and whether its bytes are known to be ASCII. */
   private restScan = 0;
+  private restAscii = true;
+  /** Where carried bytes are joined to the next chunk (see `join`). */
+  private store: Buffer | undefined;
   /** The last line ended with a CR that was the last byte: an LF first in the next push belongs to it. */
   private skipLf = false;
 
@@ -88,17 +96,48 @@ export class SseSkimmer {
 
   push(chunk: Buffer): void {
     const carried = this.rest;
-    const buf = carried ? Buffer.concat([carried, chunk]) : chunk;
+    const buf = carried ? this.join(carried, chunk) : chunk;
     this.rest = undefined;
-    this.ascii = isAscii(buf);
+    this.ascii = (!carried || this.restAscii) && isAscii(chunk);
     this.markAt = -2;
-    const pos = this.lines(buf, carried ? this.restScan : 0);
+    const pos = carried ? this.lines(buf, this.restScan, carried.length) : this.lines(buf, 0, 0);
+    this.carry(buf, pos);
+  }
+
+  /** Keeps what the next push needs of buf: the unfinished event from its first line, or the unfinished line. */
+  private carry(buf: Buffer, pos: number): void {
     const keepFrom = this.evStart >= 0 ? this.evStart : pos;
     if (keepFrom < buf.length) {
-      this.rest = buf.subarray(keepFrom);
+      const rest = buf.subarray(keepFrom);
+      this.rest = rest;
       this.restScan = pos - keepFrom;
+      // A non-ASCII byte may lie before what is kept. A long rest is not checked again, so that an event spanning
+      // many chunks is not scanned once per chunk: its bytes then take the decoding path, which counts them as well.
+      this.restAscii = this.ascii || (rest.length <= RECHECK_ASCII && isAscii(rest));
     }
     if (this.evStart >= 0) this.evStart = 0;
+    if (this.store && this.store.length > KEEP_STORE && this.rest?.buffer !== this.store.buffer) this.store = undefined;
+  }
+
+  /**
+   * The carried bytes and the chunk in one buffer. Once an event's carried bytes are long, they move to a store that
+   * is appended to in place and doubles when full, so an event that spans many chunks is copied a few times rather
+   * than once per chunk.
+   */
+  private join(carried: Buffer, chunk: Buffer): Buffer {
+    // A short carry (the common case: an event cut by a chunk's end) costs less copied again than kept.
+    if (carried.length < MIN_STORE) return Buffer.concat([carried, chunk]);
+    const n = carried.length + chunk.length;
+    let store = this.store;
+    if (!store || store.length < n) {
+      store = this.store = Buffer.allocUnsafeSlow(Math.max(2 * n, MIN_STORE));
+      carried.copy(store, 0);
+    } else if (carried.buffer !== store.buffer || carried.byteOffset !== store.byteOffset) {
+      // From a chunk, or a later part of the store (what follows an event that ended; copy allows the overlap).
+      carried.copy(store, 0);
+    }
+    chunk.copy(store, carried.length);
+    return store.subarray(0, n);
   }
 
   /** The stream ended: an unfinished last line is a line, and a last event without a blank line after it counts. */
@@ -112,11 +151,15 @@ export class SseSkimmer {
     this.line(buf, buf.length, buf.length);
   }
 
-  /** Reads the complete lines of buf from `pos`; returns where the unfinished line starts. */
-  private lines(buf: Buffer, pos: number): number {
+  /**
+   * Reads the complete lines of buf from `pos`; returns where the unfinished line starts. The bytes before `searched`
+   * (those carried) hold no line end after `pos`: a long line is searched once, not once per chunk.
+   */
+  private lines(buf: Buffer, pos: number, searched: number): number {
     pos = this.skipLeadingLf(buf, pos);
-    let lf = buf.indexOf(LF, pos);
-    let cr = buf.indexOf(CR, pos);
+    const from = pos > searched ? pos : searched;
+    let lf = buf.indexOf(LF, from);
+    let cr = buf.indexOf(CR, from);
     for (;;) {
       const end = lf >= 0 && (cr < 0 || lf < cr) ? lf : cr;
       if (end < 0) return pos;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomChunks, seededRandom } from '@tollgate/testkit/seeded-random.ts';
 import { SseParser, SseSplitter, withData, type SseEvent } from './sse.ts';
 
-function parse(chunks: string[], max = 1 << 20): Array<[string, string]> {
+function parse(chunks: Array<string | Buffer>, max = 1 << 20): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   const p = new SseParser((e, d) => out.push([e, d]), max);
   for (const c of chunks) p.push(Buffer.from(c));
@@ -10,7 +11,7 @@ function parse(chunks: string[], max = 1 << 20): Array<[string, string]> {
   return out;
 }
 
-function split(chunks: string[], max = 1 << 20): SseEvent[] {
+function split(chunks: Array<string | Buffer>, max = 1 << 20): SseEvent[] {
   const sp = new SseSplitter(max);
   const out: SseEvent[] = [];
   for (const c of chunks) out.push(...sp.push(Buffer.from(c)));
@@ -52,6 +53,7 @@ test('an event over the cap is skipped, the following ones are read', () => {
   const big = 'x'.repeat(200);
   assert.deepEqual(parse([`data: ${big}\n\ndata: small\n\n`], 100), [['message', 'small']]);
   assert.deepEqual(parse([`data: ${big.slice(0, 90)}`, `${big}\n\ndata: ok\n\n`], 100), [['message', 'ok']]);
+  assert.deepEqual(parse([`data: ${big}`, `x\n\ndata: ok\n\n`], 100), [['message', 'ok']], 'an unfinished line over the cap, dropped before its end');
   assert.deepEqual(parse([`data: ${big.slice(0, 60)}\ndata: ${big.slice(0, 60)}\n\ndata: ok\n\n`], 100), [['message', 'ok']], 'data lines that only add up past the cap');
 });
 
@@ -98,5 +100,27 @@ test('both planes read the same events from the same bytes, cut anywhere', () =>
     const fromSplitter = split(chunks).flatMap((e) => (e.data === undefined ? [] : [e.data]));
     assert.deepEqual(fromParser, ['{"a":1}', 'x\ny', '', 'tight'], `split at ${i}`);
     assert.deepEqual(fromSplitter, fromParser, `split at ${i}`);
+  }
+});
+
+test('both planes: lines far longer than a chunk are read the same whatever the chunks', () => {
+  // A line spanning many chunks is held aside until one brings its end (SseLines): what comes out must not depend on
+  // where the stream was cut.
+  const payloads = ['x'.repeat(9000), 'é'.repeat(3000), '中😀'.repeat(1200), '{"id":7}'];
+  for (let seed = 1; seed <= 30; seed++) {
+    const r = seededRandom(seed);
+    const eol = ['\n', '\r\n', '\r'][seed % 3]!;
+    let wire = '';
+    for (let i = 0; i < 4; i++) {
+      wire += `id: ${i}${eol}`;
+      for (let l = 0; l < 1 + (i % 2); l++) wire += `data: ${payloads[Math.floor(r() * payloads.length)]}${eol}`;
+      wire += `${eol}: ping${eol}${eol}`;
+    }
+    const bytes = Buffer.from(wire);
+    const chunks = randomChunks(bytes, r, 2500);
+    assert.deepEqual(parse(chunks), parse([bytes]), `parser, seed ${seed}`);
+    const events = split(chunks);
+    assert.equal(events.map((e) => e.raw).join(''), wire, `splitter byte for byte, seed ${seed}`);
+    assert.deepEqual(events, split([bytes]), `splitter, seed ${seed}`);
   }
 });

@@ -11,26 +11,70 @@ import { StringDecoder } from 'node:string_decoder';
 const LF = 10;
 const COLON = 58;
 const SPACE = 32;
+/** An unfinished line from this length on is held in pieces (see `SseLines`). */
+const LONG_LINE = 4096;
 
-/** Decoded text not yet consumed, cut into lines on demand. */
+/**
+ * Decoded text not yet consumed, cut into lines on demand. A long line that spans many chunks (one large event's
+ * payload) is held as a list of pieces until a chunk brings a line end, and the text already searched is not searched again,
+ * so reading an event costs time linear in its size: appending to the text and searching it each chunk copied and
+ * scanned the whole unfinished line every time (docs/performance.md, "One large event").
+ */
 export class SseLines {
   private readonly decoder = new StringDecoder('utf8');
   /** Text from the first character the owner still needs; `pos` is where the next line starts. */
-  buf = '';
+  private text = '';
   pos = 0;
-  // Where the next CR is (-1: none in buf): streams rarely use CR, so this spares a rescan of the buffer per line.
+  /** Text after `text` that holds no line end, joined to it only when a chunk brings one (or `buf` is read). */
+  private pieces: string[] = [];
+  private piecesLength = 0;
+  /** [pos, clean) of `text` holds no line end: `next` searches from there. */
+  private clean = 0;
+  // Where the next CR is (-1: none in text): streams rarely use CR, so this spares a rescan of the text per line.
   private cr = -1;
   private crValid = false;
 
+  /** The text, its pieces joined (see `pieces`). */
+  get buf(): string {
+    this.join();
+    return this.text;
+  }
+
+  /** The length of `buf`, without joining it. */
+  get length(): number {
+    return this.text.length + this.piecesLength;
+  }
+
   write(chunk: Buffer): void {
-    this.buf += this.decoder.write(chunk);
-    if (this.cr < 0) this.crValid = false;
+    const s = this.decoder.write(chunk);
+    if (s === '') return;
+    // A long unfinished line that this chunk does not end either: keep the chunk aside. (A short line is appended to:
+    // copying it again costs less than the pieces.)
+    if (this.clean === this.text.length && this.clean - this.pos >= LONG_LINE && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+      this.pieces.push(s);
+      this.piecesLength += s.length;
+      return;
+    }
+    this.append(s);
   }
 
   /** Flushes a trailing incomplete UTF-8 sequence (as U+FFFD) at the end of the stream. */
   finish(): void {
-    this.buf += this.decoder.end();
+    this.append(this.decoder.end());
+  }
+
+  private append(s: string): void {
+    this.join();
+    this.text += s;
     if (this.cr < 0) this.crValid = false;
+  }
+
+  private join(): void {
+    if (this.piecesLength === 0) return;
+    this.text += this.pieces.join('');
+    this.pieces = [];
+    this.piecesLength = 0;
+    this.clean = this.text.length;
   }
 
   /**
@@ -38,41 +82,58 @@ export class SseLines {
    * that is the last character waits for more text (it may be the first half of a CRLF) unless `final`.
    */
   next(final: boolean): string | undefined {
-    const buf = this.buf;
+    if (this.piecesLength !== 0) return undefined;
+    const buf = this.text;
     const from = this.pos;
-    const n = buf.indexOf('\n', from);
-    if (!this.crValid || (this.cr >= 0 && this.cr < from)) {
-      this.cr = buf.indexOf('\r', from);
-      this.crValid = true;
-    }
-    const r = this.cr;
+    const searchFrom = this.clean > from ? this.clean : from;
+    const n = buf.indexOf('\n', searchFrom);
+    const r = this.nextCr(from, searchFrom);
     let end: number;
     if (r < 0 || (n >= 0 && n < r)) {
-      if (n < 0) return undefined;
+      if (n < 0) return this.unfinished(buf.length);
       end = n;
       this.pos = n + 1;
     } else {
       end = r;
       if (r + 1 < buf.length) this.pos = buf.charCodeAt(r + 1) === LF ? r + 2 : r + 1;
       else if (final) this.pos = r + 1;
-      else return undefined;
+      else return this.unfinished(r);
     }
     return buf.slice(from, end);
+  }
+
+  /** The first CR at or after `from` (-1: none), searched for only when the one known is behind or text was added. */
+  private nextCr(from: number, searchFrom: number): number {
+    if (!this.crValid || (this.cr >= 0 && this.cr < from)) {
+      this.cr = this.text.indexOf('\r', searchFrom);
+      this.crValid = true;
+    }
+    return this.cr;
+  }
+
+  /** No complete line from `pos`: the text before `at` holds no line end. */
+  private unfinished(at: number): undefined {
+    this.clean = at;
+    return undefined;
   }
 
   /** Forgets the text before `at` (an index into buf); a line begun before it now starts at 0. */
   drop(at: number): void {
     if (at === 0) return;
-    this.buf = this.buf.slice(at);
+    this.text = this.text.slice(at);
     this.pos = this.pos > at ? this.pos - at : 0;
+    this.clean = this.clean > at ? this.clean - at : 0;
     if (this.cr >= at) this.cr -= at;
     else if (this.cr >= 0) this.crValid = false;
   }
 
   /** Forgets everything buffered. */
   clear(): void {
-    this.buf = '';
+    this.text = '';
+    this.pieces = [];
+    this.piecesLength = 0;
     this.pos = 0;
+    this.clean = 0;
     this.cr = -1;
     this.crValid = true;
   }
@@ -122,7 +183,7 @@ export class SseParser {
     const t = this.text;
     for (let line = t.next(final); line !== undefined; line = t.next(final)) this.line(line);
     t.drop(t.pos);
-    if (t.buf.length > this.maxEventChars) {
+    if (t.length > this.maxEventChars) {
       // One unterminated line longer than the cap: drop it and the event it belongs to.
       t.clear();
       this.skipping = true;
@@ -212,7 +273,7 @@ export class SseSplitter {
       return out;
     }
     t.drop(evStart);
-    if (t.buf.length > this.maxEventChars) {
+    if (t.length > this.maxEventChars) {
       this.oversized = true;
       this.head = t.buf.slice(0, KEEP);
       this.tail = t.buf.slice(Math.max(0, t.pos - KEEP), t.pos);
