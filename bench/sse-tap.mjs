@@ -4,7 +4,9 @@
 // strings (SseParser, what it ran before, and still runs when text is collected), in the same run, on the compiled
 // build. Each is counted by valgrind's callgrind in a process of its own, at --streams and five times as many streams
 // of the benchmark upstream's chunks (bench/llm-upstream.mjs: 20 content chunks, the usage chunk, [DONE]); the
-// difference divided by the extra chunks leaves out start-up and compilation. Also prints CPU time per chunk without
+// difference divided by the extra chunks leaves out start-up and compilation. The counted child runs with V8's
+// --single-threaded: the work of its concurrent compiler and GC threads, which callgrind counts too, otherwise falls
+// differently in each run (per-chunk figures spread by 2×; with the flag, runs agree within 0.1 %). Also prints CPU time per chunk without
 // valgrind (varies with the host's load; the instructions do not). `--large` instead reads one event of 1 MB and of
 // 8 MB in 16 KB reads with each SSE reader (both taps and the MCP stream's splitter) and prints the CPU per MB of each
 // size: equal per-MB figures mean a cost linear in the event's size (docs/performance.md, "One large event").
@@ -81,7 +83,7 @@ async function child(mode, streams) {
 
 function run(mode, streams, valgrind) {
   const self = fileURLToPath(import.meta.url);
-  const cmd = valgrind ? ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath] : [process.execPath];
+  const cmd = valgrind ? ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded'] : [process.execPath];
   const r = spawnSync(cmd[0], [...cmd.slice(1), self, '--child', mode, String(streams)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${mode} ${streams}: ${r.stderr}`);
   const collected = /Collected : (\d+)/.exec(r.stderr);
