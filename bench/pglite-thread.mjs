@@ -27,7 +27,11 @@ async function mainThreadPglite() {
 
 async function measure(db) {
   await migrate(db);
-  const batch = Array.from({ length: ROWS }, (_, i) => ({ userId: null, timestamp: Date.now(), eventType: 'allow', clientIp: '127.0.0.1', tool: 'echo', details: { i } }));
+  // Shaped like the events of an LLM completion (what the gateway records most): about 400 characters of JSON each.
+  const details = (i) => ({ status: 200, endpoint: 'chat', requested_model: 'gpt-4o-mini', streamed: false, input_tokens: 19 + (i % 7),
+    cached_input_tokens: 0, output_tokens: 20, cost_cents: 0.0015, pricing_version: '2026-11-01' });
+  const batch = Array.from({ length: ROWS }, (_, i) => ({ userId: null, timestamp: Date.now(), eventType: 'allow', clientIp: '127.0.0.1',
+    llmUuid: '7d2a4f00-1b2c-4d5e-8f90-123456789abc', model: 'gpt-4o-mini', details: details(i) }));
   let last = performance.now();
   const gaps = [];
   const timer = setInterval(() => { const now = performance.now(); gaps.push(now - last); last = now; }, 1);

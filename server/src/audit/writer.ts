@@ -1,7 +1,7 @@
 // Audit events are buffered and written in batches off the request path. A failed flush keeps the events for the
 // next attempt (bounded), so a short database outage loses nothing and never slows a request.
 import { isDataError, writeOneByOne, type Db, type Queryable } from '../db/db.ts';
-import { storableJson } from '../db/text.ts';
+import { storableJsonInTurns } from '../db/text.ts';
 import type { Logger } from '../log.ts';
 
 export interface AuditEvent {
@@ -21,7 +21,8 @@ const MAX_PENDING = 50_000;
 
 /**
  * One statement per batch, its rows one JSON parameter that PostgreSQL expands: the writer's share of the gateway's
- * CPU is then one native JSON.stringify of the events as they are, not ten bound parameters serialised per row.
+ * CPU is then a native JSON.stringify of the events as they are (a slice per turn of the event loop), not ten bound
+ * parameters serialised per row.
  * Absent fields (undefined, left out by JSON.stringify) become NULL.
  */
 const INSERT = `INSERT INTO audit_events (user_id, ts, event_type, client_ip, mcp_uuid, llm_uuid, tool, model, rule_name, details)
@@ -32,7 +33,7 @@ const BATCH = 500;
 
 /** Inserts events in one statement (inside a caller's transaction: the LLM accounting writes a stream's event with its usage). */
 export async function insertAuditEvents(q: Queryable, events: readonly AuditEvent[]): Promise<void> {
-  if (events.length) await q.query(INSERT, [storableJson(events)]);
+  if (events.length) await q.query(INSERT, [await storableJsonInTurns(events)]);
 }
 
 export class AuditWriter {

@@ -9,7 +9,7 @@ import type { AuditEvent } from '../../audit/writer.ts';
 import type { SpendCharge } from '../../budgets/durable.ts';
 import { dayNumber } from '../../budgets/windows.ts';
 import type { Queryable } from '../../db/db.ts';
-import { storableJson } from '../../db/text.ts';
+import { storableJsonInTurns } from '../../db/text.ts';
 import type { UsageIncrement } from '../../usage/rows.ts';
 import { outcomeDetails } from './charged-details.ts';
 import type { CheckpointRow, StreamRecord } from './live-streams.ts';
@@ -19,13 +19,14 @@ const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 /** Writes the records of live streams (a recovered record is never revived). Records of deleted proxies are dropped. */
 export async function upsertCheckpoints(q: Queryable, rows: readonly CheckpointRow[]): Promise<void> {
   if (!rows.length) return;
+  const json = await storableJsonInTurns(rows);
   await q.query(
     `INSERT INTO llm_stream_checkpoints (id, llm_id, heartbeat_ms, record)
      SELECT r.id, r."llmId", ${DB_NOW_MS}, r.record FROM json_to_recordset($1::json) AS r(id uuid, "llmId" uuid, record jsonb)
       WHERE EXISTS (SELECT 1 FROM llm_proxies p WHERE p.id = r."llmId")
      ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record, heartbeat_ms = EXCLUDED.heartbeat_ms
       WHERE llm_stream_checkpoints.recovered_ms IS NULL`,
-    [storableJson(rows)]);
+    [json]);
 }
 
 /** A checkpointed stream's end as its gateway accounts it. */
