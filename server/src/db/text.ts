@@ -1,6 +1,7 @@
 // PostgreSQL text (and json/jsonb) cannot hold U+0000, and its JSON parser refuses lone UTF-16 surrogates. Strings a
 // client controls (tool names, model names, methods) are made storable at the row writers, so one such request can
 // never fail a whole batch of audit or usage rows.
+import { nextTurn } from '../turns.ts';
 
 const REPLACEMENT = '\uFFFD';
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -35,7 +36,7 @@ export async function storableJsonInTurns(items: readonly unknown[], perTurn = I
   if (items.length <= perTurn) return storableJson(items);
   const parts: string[] = [];
   for (let at = 0; at < items.length; at += perTurn) {
-    if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (at > 0) await nextTurn();
     // The slice's array brackets are dropped and the elements joined under one pair.
     parts.push(storableJson(items.slice(at, at + perTurn)).slice(1, -1));
   }
