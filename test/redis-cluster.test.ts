@@ -35,7 +35,7 @@ before(async () => {
 after(async () => {
   if (missing) return;
   await Promise.all([a?.close(), b?.close()]);
-  await cluster.close();
+  await cluster?.close();
 });
 
 /** The keys under `prefix + under` on each master. */

@@ -34,7 +34,7 @@ before(async () => {
 after(async () => {
   if (missing) return;
   await Promise.all([a?.close(), b?.close()]);
-  await topo.close();
+  await topo?.close();
 });
 
 /** A ledger as a gateway has it, with the durable copy (PostgreSQL there) as a map that its charges are added to. */
