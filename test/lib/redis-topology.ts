@@ -3,12 +3,11 @@
 // port, in a temporary directory; close() stops each by its PID and removes the directory.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from '@tollgate/testkit/eventually.ts';
-import { freePort } from '@tollgate/testkit/free-port.ts';
+import { freePort, portIsFree } from '@tollgate/testkit/free-port.ts';
 
 const run = promisify(execFile);
 
@@ -98,17 +97,9 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 async function clusterPort(taken: readonly number[]): Promise<number> {
   for (let i = 0; i < 200; i++) {
     const port = 10_000 + Math.floor(Math.random() * 10_000);
-    if (!taken.includes(port) && (await canListen(port)) && (await canListen(port + 10_000))) return port;
+    if (!taken.includes(port) && (await portIsFree(port)) && (await portIsFree(port + 10_000))) return port;
   }
   throw new Error('no free port pair for a Redis Cluster node in 10000-29999');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
 }
 
 export interface RedisSentinels {

@@ -11,3 +11,12 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether a given loopback port can be listened on now (for a process that needs a port of a particular range). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}

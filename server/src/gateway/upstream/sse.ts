@@ -16,9 +16,9 @@ const LONG_LINE = 4096;
 
 /**
  * Decoded text not yet consumed, cut into lines on demand. A long line that spans many chunks (one large event's
- * payload) is held as a list of pieces until a chunk brings a line end, and the text already searched is not searched again,
- * so reading an event costs time linear in its size: appending to the text and searching it each chunk copied and
- * scanned the whole unfinished line every time (docs/performance.md, "One large event").
+ * payload) is held as a list of pieces until a chunk brings a line end, and the text already searched is not searched
+ * again, so reading an event costs time linear in its size: appending to the text and searching it each chunk copied
+ * and scanned the whole unfinished line every time (docs/performance.md, "One large event").
  */
 export class SseLines {
   private readonly decoder = new StringDecoder('utf8');
