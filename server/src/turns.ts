@@ -1,11 +1,7 @@
 // Work that the gateway records in batches (audit events, stream records, sealed conversation logs) is split across
 // turns of the event loop, so that a large batch never holds requests back for long (docs/performance.md, "The tail:
 // nothing recorded runs on the event loop").
-
-/** Resolves after the event loop has run the I/O and timers that were waiting. */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * `items.map(fn)`, with a turn of the event loop each time the items mapped since the last turn weigh `budget` or

@@ -1,7 +1,7 @@
 // PostgreSQL text (and json/jsonb) cannot hold U+0000, and its JSON parser refuses lone UTF-16 surrogates. Strings a
 // client controls (tool names, model names, methods) are made storable at the row writers, so one such request can
 // never fail a whole batch of audit or usage rows.
-import { nextTurn } from '../turns.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 const REPLACEMENT = '\uFFFD';
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
