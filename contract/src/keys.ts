@@ -19,7 +19,7 @@ const items = z.array(item).max(KEY_LIMITS.itemsPerPermission);
 export const mcpPermissionSchema = z.object({
   id: z.string().describe('Id of one of your MCP servers.'),
   tools: items.default([]).describe('Tool names from the server\'s discovered catalog, or ["*"] for every tool.'),
-  resources: items.default([]).describe('Resource ids, or ["*"] for every resource.'),
+  resources: items.default([]).describe('Ids of the server\'s synthetic resources (from /api/mcp/:id/resources) or of its mcp_resource rules, or ["*"] for every resource, upstream ones included.'),
 }).describe('What the key may reach on one MCP server.');
 
 export const llmPermissionSchema = z.object({

@@ -1,9 +1,11 @@
 // Turns the structured permission input into grants on proxies the caller owns (spec: "every uuid in the input is
 // cross-checked against the caller's owned set"; "each tool must exist in the discovered catalog"). Runs inside
 // the key's transaction and share-locks each proxy row, so a proxy cannot be deleted between this check and the
-// commit of the key (its delete then waits, and its tag cascade sees the new key).
+// commit of the key (its delete then waits, and its tag cascade sees the new key). The same lock holds off writes
+// of the server's resources and rules, which lock its row for update, so the resource check below stays true.
 import type { Queryable } from '../db/db.ts';
 import { HttpError, Msg, badRequest } from '../http/errors.ts';
+import { getRules } from '../proxies/gateway-objects.ts';
 import { isUuid } from '../proxies/ownership.ts';
 import type { PermissionInput } from '@tollgate/contract';
 import { WILDCARD, type LlmGrant, type McpGrant } from '@tollgate/contract';
@@ -37,12 +39,38 @@ export function checkToolsInCatalog(tools: readonly string[], catalog: ReadonlyS
   });
 }
 
+/**
+ * The canonical form of each granted resource id, or 400 `resources[N] not found on this MCP server` for the first
+ * one the server does not serve. `known` maps what a client may send to the stored id: the server's API resources
+ * by their uuid in lower case (the stored form, so the tag matches whatever case was sent), its `mcp_resource`
+ * rules by their `resource_id` exactly. `*` needs neither.
+ */
+export function checkResourcesServed(resources: readonly string[], known: ReadonlyMap<string, string>): string[] {
+  return resources.map((r, i) => {
+    if (r === WILDCARD) return r;
+    const id = known.get(r) ?? (isUuid(r) ? known.get(r.toLowerCase()) : undefined);
+    if (id === undefined) throw badRequest(`resources[${i}] not found on this MCP server`);
+    return id;
+  });
+}
+
+/** What a grant on this MCP server may name as a resource (see checkResourcesServed). */
+async function servedResourceIds(q: Queryable, mcpId: string): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  for (const rule of await getRules(q, mcpId)) if (rule.rule_type === 'mcp_resource') known.set(rule.resource_id, rule.resource_id);
+  const rows = await q.query<{ id: string }>('SELECT id FROM mcp_resources WHERE mcp_id = $1', [mcpId]);
+  for (const { id } of rows) known.set(id, id);
+  return known;
+}
+
 async function mcpGrant(q: Queryable, userId: string, p: McpInput): Promise<McpGrant> {
   const row = await lockOwned(q, 'mcp_servers', userId, p.id);
   if (!row) throw new HttpError(404, Msg.mcpNotFound);
   checkToolsInCatalog(p.tools, catalogToolNames(row.tools));
+  const named = p.resources.some((r) => r !== WILDCARD);
+  const resources = named ? checkResourcesServed(p.resources, await servedResourceIds(q, row.id)) : p.resources;
   // The stored id is canonical (lower case), so tags match the gateway's proxy ids whatever case the client sent.
-  return { id: row.id, tools: p.tools, resources: p.resources };
+  return { id: row.id, tools: p.tools, resources };
 }
 
 async function llmGrant(q: Queryable, userId: string, p: LlmInput): Promise<LlmGrant> {

@@ -151,6 +151,7 @@ test('tags are built on the server from MCP and LLM permissions, custom tags pas
   const mcp = await insertMcpFixture(t.app.services, u.userId, { tools: ['search', 'fetch', 'delete'] });
   const mcp2 = await insertMcpFixture(t.app.services, u.userId, { tools: ['x'] });
   const llm = await insertLlmFixture(t.app.services, u.userId);
+  await putResourceRule(u, mcp.id, 'res-1');
   const k = await createKey(u, {
     name: 'full',
     mcpPermissions: [{ id: mcp.id, tools: ['search', 'fetch'], resources: ['res-1'] }, { id: mcp2.id.toUpperCase(), tools: ['*'], resources: ['*'] }],
@@ -210,6 +211,56 @@ test('a tool missing from the discovered catalog returns 400 tools[N] not found 
   // `*` needs no catalog: it keeps meaning "every tool" after a later discovery.
   const k = await createKey(u, { name: 'k', mcpPermissions: [{ id: empty.id, tools: ['*'] }] });
   assert.deepEqual(k.tags, ['name:k', 'private:permissions:mcp', `mcp:${empty.id}:tool:*`]);
+});
+
+async function putResourceRule(u: TestUser, mcpId: string, resourceId: string): Promise<void> {
+  const rule = { rule_type: 'mcp_resource', tools: ['*'], resource_id: resourceId, uri: `doc://${resourceId}`, resource_name: resourceId, content: 'x' };
+  const r = await t.request('PUT', `/api/mcp/${mcpId}/rules`, { token: u.pat, body: { rules: [rule] } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+}
+
+async function postResource(u: TestUser, mcpId: string, uri: string): Promise<string> {
+  const r = await t.request('POST', `/api/mcp/${mcpId}/resources`, { token: u.pat, body: { uri, name: uri, content: 'x' } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body.id;
+}
+
+test('a resource the MCP server does not serve returns 400 resources[N] not found on this MCP server and stores nothing', async () => {
+  const owner = await t.createUser();
+  const u = await t.createUser();
+  const theirMcp = await insertMcpFixture(t.app.services, owner.userId);
+  const theirResource = await postResource(owner, theirMcp.id, 'doc://theirs');
+  await putResourceRule(owner, theirMcp.id, 'their-rule');
+  const mine = await insertMcpFixture(t.app.services, u.userId);
+  const other = await insertMcpFixture(t.app.services, u.userId);
+  const onOther = await postResource(u, other.id, 'doc://on-other');
+  const k = await createKey(u, { name: 'k', mcpPermissions: [{ id: mine.id, tools: ['*'], resources: ['*'] }] });
+  const before = await storedTags(k.id);
+  // Another user's resource id or rule id, one of my own on another of my servers, an id nothing has, a uri.
+  for (const rid of [theirResource, theirResource.toUpperCase(), 'their-rule', onOther, randomUUID(), 'doc://theirs']) {
+    const body = { mcpPermissions: [{ id: mine.id, tools: ['*'], resources: ['*', rid] }] };
+    let r = await t.request('POST', '/api/keys', { token: u.pat, body: { name: 'k2', ...body } });
+    assert.equal(r.status, 400, rid);
+    assert.deepEqual(r.body, { error: 'resources[1] not found on this MCP server' });
+    r = await t.request('PATCH', `/api/keys/${k.id}`, { token: u.pat, body });
+    assert.equal(r.status, 400, rid);
+    assert.deepEqual(r.body, { error: 'resources[1] not found on this MCP server' });
+  }
+  assert.deepEqual((await listKeys(u)).map((x) => x.id), [k.id]);
+  assert.deepEqual(await storedTags(k.id), before);
+});
+
+test('a resource is granted by its id on that server: an API resource (any case, stored in lower case) or an mcp_resource rule', async () => {
+  const u = await t.createUser();
+  const mcp = await insertMcpFixture(t.app.services, u.userId);
+  const rid = await postResource(u, mcp.id, 'doc://readme');
+  await putResourceRule(u, mcp.id, 'Guide');
+  const k = await createKey(u, { name: 'k', mcpPermissions: [{ id: mcp.id, tools: [], resources: [rid.toUpperCase(), 'Guide'] }] });
+  assert.deepEqual(k.tags, ['name:k', 'private:permissions:mcp', `mcp:${mcp.id}:resource:${rid}`, `mcp:${mcp.id}:resource:Guide`]);
+  // A rule id matches exactly: the gateway compares it so.
+  const r = await t.request('POST', '/api/keys', { token: u.pat, body: { name: 'k2', mcpPermissions: [{ id: mcp.id, tools: [], resources: ['guide'] }] } });
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, { error: 'resources[0] not found on this MCP server' });
 });
 
 test('customTags in a reserved namespace are rejected with 400 naming customTags[i] (raw-tag injection)', async () => {
