@@ -56,3 +56,33 @@ test('passwords are stored as scrypt hashes with a random salt, never as given',
   assert.equal(await verifyPassword('correct horse battery stapl', a), false);
   assert.equal(await verifyPassword('x', 'not-a-hash'), false);
 });
+
+test('sealBytesInTurns gives seal\'s envelope as bytes, opening to the same text whatever the piece size', async () => {
+  // Multi-byte characters and surrogate pairs (emoji) fall on piece boundaries for some of these sizes.
+  const text = 'héllo 🌍 wörld, 日本語 '.repeat(997);
+  const bytes = Buffer.from(text);
+  const sealed = async (data: string | Buffer, aad: string, piece?: number) => (await box.sealBytesInTurns(data, aad, piece)).toString('latin1');
+  for (const piece of [1, 2, 3, 7, 64, 1000, 4096, 1 << 20]) {
+    assert.equal(box.open(await sealed(text, 'log:1', piece), 'log:1'), text, `string, pieces of ${piece}`);
+    assert.deepEqual(box.openBuffer(await sealed(bytes, 'log:1', piece), 'log:1'), bytes, `bytes, pieces of ${piece}`);
+  }
+  assert.equal(box.open(await sealed('', 'a'), 'a'), '');
+  const env = await sealed(text, 'log:1', 100);
+  assert.match(env, /^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+  assert.equal(env.length, box.seal(text, 'log:1').length, 'the same length as seal\'s envelope');
+  assert.throws(() => box.open(env, 'log:2'), /unable to authenticate data/);
+  const shared = await box.sealBytesInTurns(text, 'x', 100, (n) => Buffer.from(new SharedArrayBuffer(n)));
+  assert.ok(shared.buffer instanceof SharedArrayBuffer);
+  assert.equal(box.open(shared.toString('latin1'), 'x'), text);
+});
+
+test('sealBytesInTurns lets other callbacks run between its pieces', async () => {
+  let immediates = 0;
+  const count = () => {
+    immediates++;
+    if (immediates < 100) setImmediate(count);
+  };
+  setImmediate(count);
+  await box.sealBytesInTurns('x'.repeat(10 * 64 * 1024), 'a');
+  assert.ok(immediates >= 9, `${immediates} callbacks ran while ten pieces were sealed`);
+});

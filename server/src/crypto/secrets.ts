@@ -1,6 +1,7 @@
 // Secrets at rest: AES-256-GCM envelopes "v1.<keyId>.<iv>.<tag>.<ciphertext>" (base64url parts). The key id is
 // derived from the master key so that a wrong TOLLGATE_MASTER_KEY fails loudly instead of returning garbage.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, type CipherGCM } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Data sealed with another master key than the configured one: the process refuses it, in one line at start. */
 export class WrongMasterKey extends Error {
@@ -8,6 +9,9 @@ export class WrongMasterKey extends Error {
     super(`secret was sealed with key ${sealedWith}, not the configured master key ${configured}`);
   }
 }
+
+/** The length of an envelope before its ciphertext: `v1.`, the key id, the IV and the tag, each with its dot. */
+const ENVELOPE_HEAD = 'v1.'.length + 9 + 17 + 23;
 
 export class SecretBox {
   readonly keyId: string;
@@ -18,11 +22,47 @@ export class SecretBox {
   }
 
   seal(plaintext: string | Buffer, aad = ''): string {
+    const { iv, c } = this.cipher(aad);
+    const ct = Buffer.concat([c.update(plaintext), c.final()]);
+    return this.envelope(iv, c, ct.toString('base64url'));
+  }
+
+  /**
+   * `seal`'s envelope as ASCII bytes in a buffer from `alloc`, sealed a piece of about `pieceBytes` at a time with a
+   * turn of the event loop between pieces, for texts large enough to hold requests back (a logged prompt can be tens
+   * of MB). GCM's output is as long as its input, so the envelope's length is known before the first piece; its head
+   * (key id, IV, tag) has a fixed length and is written once the tag is known. Each piece's ciphertext is base64url
+   * encoded in runs of whole 3-byte groups, which concatenate to the encoding of the whole; the 0–2 bytes left over
+   * go with the next piece.
+   */
+  async sealBytesInTurns(plaintext: string | Buffer, aad = '', pieceBytes = 64 * 1024, alloc: (n: number) => Buffer = Buffer.allocUnsafe): Promise<Buffer> {
+    const size = typeof plaintext === 'string' ? Buffer.byteLength(plaintext) : plaintext.length;
+    const { iv, c } = this.cipher(aad);
+    const out = alloc(ENVELOPE_HEAD + Math.ceil((size * 4) / 3));
+    let at = ENVELOPE_HEAD;
+    let carry = Buffer.alloc(0);
+    for (const piece of pieces(plaintext, pieceBytes)) {
+      const ct = carry.length ? Buffer.concat([carry, c.update(piece)]) : c.update(piece);
+      const whole = ct.length - (ct.length % 3);
+      at += out.write(ct.toString('base64url', 0, whole), at, 'latin1');
+      carry = Buffer.from(ct.subarray(whole));
+      await nextTurn();
+    }
+    at += out.write(Buffer.concat([carry, c.final()]).toString('base64url'), at, 'latin1');
+    out.write(this.envelope(iv, c, ''), 0, 'latin1');
+    if (at !== out.length) throw new Error(`sealed ${at} of ${out.length} bytes`);
+    return out;
+  }
+
+  private cipher(aad: string): { iv: Buffer; c: CipherGCM } {
     const iv = randomBytes(12);
     const c = createCipheriv('aes-256-gcm', this.key, iv);
     if (aad) c.setAAD(Buffer.from(aad));
-    const ct = Buffer.concat([c.update(plaintext), c.final()]);
-    return ['v1', this.keyId, iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    return { iv, c };
+  }
+
+  private envelope(iv: Buffer, c: CipherGCM, ciphertext: string): string {
+    return ['v1', this.keyId, iv.toString('base64url'), c.getAuthTag().toString('base64url'), ciphertext].join('.');
   }
 
   openBuffer(envelope: string, aad = ''): Buffer {
@@ -39,3 +79,22 @@ export class SecretBox {
     return this.openBuffer(envelope, aad).toString('utf8');
   }
 }
+
+/**
+ * `data` in pieces of `size` bytes, or of `size` UTF-16 units for a string. A piece never ends inside a surrogate
+ * pair, which would encode as two replacement characters: it ends one unit earlier, or later if it would be empty.
+ */
+function* pieces(data: string | Buffer, size: number): Generator<string | Buffer> {
+  for (let i = 0; i < data.length;) {
+    let end = Math.min(i + size, data.length);
+    if (typeof data === 'string') {
+      if (end < data.length && isHighSurrogate(data.charCodeAt(end - 1))) end += end - 1 > i ? -1 : 1;
+      yield data.slice(i, end);
+    } else {
+      yield data.subarray(i, end);
+    }
+    i = end;
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

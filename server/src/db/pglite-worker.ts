@@ -9,6 +9,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { Row } from './db.ts';
 import type { PgliteReply, PgliteRequest } from './pglite-protocol.ts';
 import { errorFields } from './pglite-protocol.ts';
+import { decodeTextParams } from './text.ts';
 
 const port = parentPort!;
 const { dataDir, nice } = workerData as { dataDir: string | undefined; nice: number };
@@ -42,7 +43,7 @@ const pg = new PGlite(dataDir, {
 
 async function run(msg: PgliteRequest): Promise<PgliteReply> {
   switch (msg.op) {
-    case 'query': return { id: msg.id, rows: (await pg.query<Row>(msg.sql, msg.params)).rows };
+    case 'query': return { id: msg.id, rows: (await pg.query<Row>(msg.sql, decodeTextParams(msg.params))).rows };
     case 'exec': await pg.exec(msg.sql); return { id: msg.id };
     case 'close': await pg.close(); return { id: msg.id };
   }

@@ -1,9 +1,19 @@
 import pg from 'pg';
 import { DatastoreUnavailable, isConnectionError, type Db, type Queryable, type Row } from './db.ts';
+import { TextBytes } from './text.ts';
 
 // int8 (bigint, count(*)) as JS numbers: our values (Unix seconds, cents, tokens) stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
+
+/**
+ * A TextBytes parameter of its own goes as its bytes: node-postgres sends a Buffer in binary format, which for text
+ * is the UTF-8 bytes themselves, so a text of tens of MB is copied once instead of decoded into a string and encoded
+ * again on the event loop. In an array it is decoded by its `toPostgres` (an array parameter is sent as text).
+ */
+function wireParams(params: readonly unknown[] | undefined): unknown[] | undefined {
+  return params?.map((p) => (p instanceof TextBytes ? Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength) : p));
+}
 
 function wrap<T>(p: Promise<T>): Promise<T> {
   return p.catch((err: unknown) => {
@@ -22,7 +32,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
   if (schema) await wrap(pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`));
   const q: Queryable = {
     async query<T extends Row>(sql: string, params?: readonly unknown[]) {
-      const r = await wrap(pool.query(sql, params as unknown[] | undefined));
+      const r = await wrap(pool.query(sql, wireParams(params)));
       return r.rows as T[];
     },
     async exec(sql: string) {
@@ -39,7 +49,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
   }
   const clientQ = (c: pg.PoolClient): Queryable => ({
     async query<T extends Row>(sql: string, params?: readonly unknown[]) {
-      return (await wrap(c.query(sql, params as unknown[] | undefined))).rows as T[];
+      return (await wrap(c.query(sql, wireParams(params)))).rows as T[];
     },
     async exec(sql: string) {
       await wrap(c.query(sql));

@@ -42,3 +42,36 @@ export async function storableJsonInTurns(items: readonly unknown[], perTurn = I
   }
   return `[${parts.join(',')}]`;
 }
+
+/**
+ * A text parameter given as its UTF-8 bytes, for texts of many MB (a sealed conversation log): building one JS
+ * string of them, and copying that string to the embedded database's thread, held the event loop for 10–25 ms each
+ * at 32 MB. Bytes allocated with `sharedTextBytes` reach that thread without a copy (a SharedArrayBuffer is shared,
+ * not cloned), and the thread decodes them (pglite-worker.ts); for PostgreSQL, node-postgres decodes them here
+ * through `toPostgres`, on the event loop as it serialises every parameter.
+ */
+export class TextBytes {
+  readonly kind = 'text-bytes';
+  constructor(readonly bytes: Uint8Array) {}
+
+  toPostgres(): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+  }
+}
+
+/** A buffer of `n` bytes in shared memory, for a TextBytes parameter. */
+export function sharedTextBytes(n: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(n));
+}
+
+/** A TextBytes parameter once it has crossed to another thread (the class does not; its fields do). */
+function isTextBytes(v: unknown): v is { kind: 'text-bytes'; bytes: Uint8Array } {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'text-bytes' && (v as { bytes?: unknown }).bytes instanceof Uint8Array;
+}
+
+const decodeText = (v: unknown) => (isTextBytes(v) ? Buffer.from(v.bytes.buffer, v.bytes.byteOffset, v.bytes.byteLength).toString('utf8') : v);
+
+/** Query parameters with every TextBytes, alone or in an array, decoded to its string. */
+export function decodeTextParams(params: readonly unknown[] | undefined): unknown[] | undefined {
+  return params?.map((p) => (Array.isArray(p) ? p.map(decodeText) : decodeText(p)));
+}

@@ -8,7 +8,7 @@
 // end deletes its record in the transaction that writes its usage, charges and outcome event (stream-checkpoints.ts).
 import { insertAuditEvents } from '../../audit/writer.ts';
 import { applyCharges, type SpendCharge } from '../../budgets/durable.ts';
-import { insertLogs, type ConversationLog } from '../../conversation-logs/store.ts';
+import { insertLogs, sealLogs, type ConversationLog, type SealedLog } from '../../conversation-logs/store.ts';
 import type { SecretBox } from '../../crypto/secrets.ts';
 import { isDataError, writeOneByOne, type Db, type Queryable } from '../../db/db.ts';
 import type { AccountingSink, Log } from '../capabilities.ts';
@@ -104,17 +104,19 @@ export class AccountingWriter implements AccountingSink {
     this.ends = [];
     this.inFlight = charges;
     this.endsInFlight = ends;
+    // Sealed before the transaction opens: a large log takes many turns of the event loop to seal.
+    const sealed = await sealLogs(this.secrets, logs);
     try {
       await this.db.tx(async (q) => {
         await upsertCheckpoints(q, checkpoints);
         await this.writeEnds(q, ends, usage, charges);
-        await insertLogs(q, this.secrets, logs);
+        await insertLogs(q, sealed);
       });
     } catch (err) {
-      const left = isDataError(err) ? await this.writeSeparately({ checkpoints, usage, charges, logs, ends }, err) : { usage, charges, logs, ends };
+      const left = isDataError(err) ? await this.writeSeparately({ checkpoints, usage, charges, logs: sealed, ends }, err) : { usage, charges, logs: sealed, ends };
       if (left.usage.length || left.charges.length || left.logs.length || left.ends.length) {
         this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length, streams: left.ends.length });
-        this.requeue(left.usage, left.charges, left.logs, left.ends);
+        this.requeue(left.usage, left.charges, left.logs.map((x) => x.log), left.ends);
       }
       // Unwritten records of live streams are retried unless a newer set came meanwhile.
       if (!isDataError(err)) this.checkpoints ??= checkpoints;
@@ -160,7 +162,7 @@ export class AccountingWriter implements AccountingSink {
     await writeOneByOne(checkpoints, (x) => this.db.tx((q) => upsertCheckpoints(q, [x])));
     const u = await writeOneByOne(usage, (x) => this.db.tx((q) => upsertUsage(q, [x])));
     const c = await writeOneByOne(charges, (x) => this.db.tx((q) => applyCharges(q, [x])));
-    const l = await writeOneByOne(logs, (x) => this.db.tx((q) => insertLogs(q, this.secrets, [x])));
+    const l = await writeOneByOne(logs, (x) => this.db.tx((q) => insertLogs(q, [x])));
     const e = await writeOneByOne(ends, (x) => this.db.tx((q) => this.writeEnds(q, [x], [], [])));
     if (u.dropped || c.dropped || l.dropped || e.dropped) {
       this.log.warn('LLM accounting records refused by the database were dropped', { usage: u.dropped, charges: c.dropped, logs: l.dropped, streams: e.dropped, err: cause });
@@ -180,7 +182,7 @@ interface Batch {
   checkpoints: CheckpointRow[];
   usage: UsageIncrement[];
   charges: SpendCharge[];
-  logs: ConversationLog[];
+  logs: SealedLog[];
   ends: StreamEnd[];
 }
 

@@ -100,7 +100,7 @@ function recordConversation(d: AccountingDeps, o: Outcome): void {
     id: randomUUID(), llmId: o.proxy.id, credentialId: o.credentialId, tsMs: o.c.startMs, model: o.model, status: o.c.status,
     streamed: o.call.stream, inputTokens: o.usage.inputTokens, cachedInputTokens: o.usage.cachedInputTokens,
     outputTokens: o.usage.outputTokens, costMicroCents: o.cost, pricingVersion: o.pricingVersion,
-    prompt: o.call.body().toString('utf8'), completion: o.text,
+    prompt: o.call.body(), completion: o.text,
     requestSummary: summarize(o.call.lastUserText()), responseSummary: summarize(o.text),
   });
 }

@@ -143,3 +143,27 @@ test('the logged prompt is whole even when it is larger than the owner\'s LLM bo
   assert.ok(full.body.prompt.length > 4096, `prompt of ${full.body.prompt.length} characters`);
   assert.match(full.body.prompt, /END-OF-PROMPT/);
 });
+
+test('a prompt of a few MB is logged whole and byte for byte, next to small logs of the same flush', async () => {
+  const p = await createLlmProxy(e, 'openai', { logConversations: true });
+  const k = await createLlmKey(e, p);
+  // Over the size sealed in pieces (100,000), with multi-byte characters and surrogate pairs on many piece boundaries.
+  const content = `${'naïve 🌍 日本 '.repeat(60_000)}END`;
+  const sent = [
+    rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: 'small one' }] }, bearer(k.key)),
+    rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content }] }, bearer(k.key)),
+    rawLlm(`${p.base}/v1/chat/completions`, { model: 'gpt-4o', messages: [{ role: 'user', content: 'small two' }] }, bearer(k.key)),
+  ];
+  for (const r of await Promise.all(sent)) assert.equal(r.status, 200, r.text);
+  await e.t.flush();
+  const logs = await listLogs(p);
+  assert.equal(logs.length, 3);
+  const large = logs.find((l) => String(l.requestSummary).startsWith('naïve'));
+  assert.ok(large, 'the large request was logged');
+  const full = await e.t.request('GET', `/api/llm/${p.id}/logs/${large.id}`, { token: e.user.pat });
+  assert.equal(full.status, 200);
+  assert.equal(JSON.parse(full.body.prompt).messages[0].content, content);
+  const rows = await logRows(p);
+  for (const r of rows) assert.match(String(r.prompt_enc), /^v1\.[\w-]{8}\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+  assert.ok(rows.some((r) => String(r.prompt_enc).length > 1_000_000));
+});
