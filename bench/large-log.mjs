@@ -30,7 +30,7 @@ const userId = randomUUID();
 const llmId = randomUUID();
 await db.query('INSERT INTO users (id, email, created_at) VALUES ($1, $2, 0)', [userId, 'bench@example.test']);
 await db.query(`INSERT INTO llm_proxies (id, user_id, name, provider, log_conversations, created_at) VALUES ($1, $2, 'bench', 'openai', true, 0)`, [llmId, userId]);
-const writer = new AccountingWriter(db, new SecretBox(randomBytes(32)), silentLogger, 3_600_000);
+const writer = new AccountingWriter(db, new SecretBox(randomBytes(32)), silentLogger, { intervalMs: 3_600_000 });
 
 /** A chat request body of about `bytes` bytes, as the gateway holds it. */
 function body(bytes) {

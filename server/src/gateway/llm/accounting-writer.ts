@@ -18,11 +18,28 @@ import { closeCheckpoints, upsertCheckpoints, type StreamEnd } from './stream-ch
 
 const MAX_PENDING = 100_000;
 const RETRY_MS = 2000;
+/**
+ * What the logs waiting for a flush may hold, prompts and completions together. A logged prompt is the whole request
+ * body (up to 32 MB by default, more if the owner's tag raises it), and storing one of 32 MB takes the embedded
+ * database about a second: clients that send large prompts faster than that must not grow the backlog until the
+ * process runs out of memory. Beyond it a log is dropped, counted and logged, as when the count bound is reached.
+ */
+export const MAX_PENDING_LOG_BYTES = 256 * 1024 * 1024;
+
+export interface AccountingWriterOptions {
+  /** How long records wait before a flush, in ms (default 250). */
+  intervalMs?: number;
+  /** MAX_PENDING_LOG_BYTES unless set (tests). */
+  maxLogBytes?: number;
+}
+
+const logBytes = (l: ConversationLog) => l.prompt.length + l.completion.length;
 
 export class AccountingWriter implements AccountingSink {
   private usage = new Map<string, UsageIncrement>();
   private charges: SpendCharge[] = [];
   private logs: ConversationLog[] = [];
+  private pendingLogBytes = 0;
   /** The latest records of the live streams (a newer set replaces an unwritten older one). */
   private checkpoints: CheckpointRow[] | undefined;
   private ends: StreamEnd[] = [];
@@ -30,7 +47,13 @@ export class AccountingWriter implements AccountingSink {
   private flushing: Promise<void> | undefined;
   private dropped = 0;
 
-  constructor(private readonly db: Db, private readonly secrets: SecretBox, private readonly log: Log, private readonly intervalMs = 250) {}
+  private readonly intervalMs: number;
+  private readonly maxLogBytes: number;
+
+  constructor(private readonly db: Db, private readonly secrets: SecretBox, private readonly log: Log, o: AccountingWriterOptions = {}) {
+    this.intervalMs = o.intervalMs ?? 250;
+    this.maxLogBytes = o.maxLogBytes ?? MAX_PENDING_LOG_BYTES;
+  }
 
   addUsage(u: UsageIncrement): void {
     if (this.usage.size < MAX_PENDING) addUsage(this.usage, u);
@@ -58,8 +81,13 @@ export class AccountingWriter implements AccountingSink {
   }
 
   addLog(l: ConversationLog): void {
-    if (this.logs.length < MAX_PENDING / 10) this.logs.push(l);
-    else this.dropped++;
+    const bytes = logBytes(l);
+    if (this.logs.length < MAX_PENDING / 10 && this.pendingLogBytes + bytes <= this.maxLogBytes) {
+      this.logs.push(l);
+      this.pendingLogBytes += bytes;
+    } else {
+      this.dropped++;
+    }
     this.schedule();
   }
 
@@ -100,6 +128,7 @@ export class AccountingWriter implements AccountingSink {
     this.usage = new Map();
     this.charges = [];
     this.logs = [];
+    this.pendingLogBytes = 0;
     this.checkpoints = undefined;
     this.ends = [];
     this.inFlight = charges;
@@ -147,6 +176,7 @@ export class AccountingWriter implements AccountingSink {
     for (const u of usage) this.addUsage(u);
     this.charges = charges.concat(this.charges).slice(0, MAX_PENDING);
     this.logs = logs.concat(this.logs).slice(0, MAX_PENDING / 10);
+    this.pendingLogBytes = this.logs.reduce((n, l) => n + logBytes(l), 0);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.schedule(RETRY_MS);
