@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Row } from './db.ts';
 import type { PgliteReply, PgliteRequest } from './pglite-protocol.ts';
-import { errorFields } from './pglite-protocol.ts';
+import { errorFields, ROWS_PART_BYTES, ROWS_WHOLE } from './pglite-protocol.ts';
 import { decodeTextParams } from './text.ts';
 
 const port = parentPort!;
@@ -41,9 +41,30 @@ const pg = new PGlite(dataDir, {
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
 });
 
+/** The rest of each query's rows that did not fit in one part, by query id, until the main thread has asked for all. */
+const held = new Map<number, Row[]>();
+
+/** The next part of query `of`'s rows: rows up to about ROWS_PART_BYTES, at least one. */
+function nextPart(id: number, of: number): PgliteReply {
+  const rest = held.get(of) ?? [];
+  let end = 0;
+  for (let bytes = 0; end < rest.length && bytes < ROWS_PART_BYTES; end++) bytes += JSON.stringify(rest[end])?.length ?? 0;
+  held.delete(of);
+  if (end === rest.length) return { id, rows: rest };
+  held.set(of, rest.slice(end));
+  return { id, rows: rest.slice(0, end), more: true };
+}
+
+function answer(id: number, rows: Row[]): PgliteReply {
+  if (rows.length <= ROWS_WHOLE) return { id, rows };
+  held.set(id, rows);
+  return nextPart(id, id);
+}
+
 async function run(msg: PgliteRequest): Promise<PgliteReply> {
   switch (msg.op) {
-    case 'query': return { id: msg.id, rows: (await pg.query<Row>(msg.sql, decodeTextParams(msg.params))).rows };
+    case 'query': return answer(msg.id, (await pg.query<Row>(msg.sql, decodeTextParams(msg.params))).rows);
+    case 'more': return nextPart(msg.id, msg.of);
     case 'exec': await pg.exec(msg.sql); return { id: msg.id };
     case 'close': await pg.close(); return { id: msg.id };
   }

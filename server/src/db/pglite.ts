@@ -45,8 +45,8 @@ function initDataDir(dataDir: string): Promise<void> {
   });
 }
 
-/** Starts the thread; resolves once PGlite is ready, with the function that sends it one request. */
-async function startWorker(dataDir: string | undefined, nice: number): Promise<{ send: Send; worker: Worker }> {
+/** Starts the thread; resolves once PGlite is ready, with the function that sends it one request (exported for its test). */
+export async function startWorker(dataDir: string | undefined, nice: number): Promise<{ send: Send; worker: Worker }> {
   const worker = newWorker(dataDir, nice);
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -100,9 +100,17 @@ export async function openPglite(dataDir: string | undefined, { nice = 0 }: { ni
   };
   const direct: Queryable = {
     async query<T extends Row>(sql: string, params?: readonly unknown[]) {
-      const r = await send({ op: 'query', sql, params: params as unknown[] | undefined });
+      let r = await send({ op: 'query', sql, params: params as unknown[] | undefined });
       if (r.error) throw errorFrom(r.error);
-      return (r.rows ?? []) as T[];
+      const rows = (r.rows ?? []) as T[];
+      // Each part of a large result arrives in a turn of its own (PgliteReply.more).
+      const of = r.id;
+      while (r.more) {
+        r = await send({ op: 'more', of });
+        if (r.error) throw errorFrom(r.error);
+        for (const row of r.rows ?? []) rows.push(row as T);
+      }
+      return rows;
     },
     async exec(sql: string) {
       const r = await send({ op: 'exec', sql });

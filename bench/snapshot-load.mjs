@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/* global setInterval, clearInterval, setTimeout, performance */
+// npm run bench:snapshot-load: what one gateway config reload costs with many tenants. Every change (a key, a rule,
+// a proxy, anyone's) makes each gateway load a new snapshot of every tenant's proxies and keys
+// (server/src/snapshot/load.ts). Here --users users, each with one MCP server (twelve tools in its catalog), one LLM
+// proxy, two rules on each and five client keys, are written straight into the database; the snapshot is then
+// loaded --runs times while a 1 ms interval timer on the main thread records the gaps between its ticks: the longest
+// one is how long a reload holds back every request of that gateway.
+// Embedded (PGlite on its thread) by default; with DATABASE_URL set, on that PostgreSQL in a schema of its own,
+// dropped at the end. Options: --users N (default 2000), --runs N (default 4).
+import { randomBytes } from 'node:crypto';
+import { opt, root } from './common.mjs';
+
+const USERS = Number(opt('users', '2000'));
+const RUNS = Number(opt('runs', '4'));
+const dist = `${root}server/dist/`;
+const { openPglite } = await import(`${dist}db/pglite.js`);
+const { openPostgres } = await import(`${dist}db/postgres.js`);
+const { migrate } = await import(`${dist}db/migrate.js`);
+const { SecretBox } = await import(`${dist}crypto/secrets.js`);
+const { loadSnapshot } = await import(`${dist}snapshot/load.js`);
+
+const schema = `bench_snapshot_${process.pid}`;
+const db = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL, schema) : await openPglite(undefined);
+await migrate(db);
+const tool = (i) => ({
+  name: `tool_${i}`, description: 'Looks a thing up and says what it found, with the sources it used. '.repeat(3),
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, fingerprint: 'f'.repeat(64),
+});
+const tools = JSON.stringify(Array.from({ length: 12 }, (_, i) => tool(i)));
+const rules = JSON.stringify([
+  { rule_type: 'ip_acl', enabled: true, tools: ['*'], mode: 'allow', cidrs: ['10.0.0.0/8'] },
+  { rule_type: 'rate_limit', enabled: true, tools: ['*'], requests: 100, window_seconds: 60 },
+]);
+const users = `generate_series(1, ${USERS}) i`;
+await db.exec(`
+INSERT INTO users (id, email, created_at) SELECT md5('u'||i)::uuid, 'u'||i||'@bench.test', 0 FROM ${users};
+INSERT INTO consumers (id, user_id, username, tags) SELECT md5('c'||i)::uuid, md5('u'||i)::uuid, 'u'||i, ARRAY['private:permissions:user'] FROM ${users};
+INSERT INTO mcp_servers (id, user_id, name, url, tools, created_at)
+  SELECT md5('m'||i)::uuid, md5('u'||i)::uuid, 'm'||i, 'https://mcp.example.test/mcp', '${tools}'::jsonb, 0 FROM ${users};
+INSERT INTO llm_proxies (id, user_id, name, provider, created_at) SELECT md5('l'||i)::uuid, md5('u'||i)::uuid, 'l'||i, 'openai', 0 FROM ${users};
+INSERT INTO gateway_services (id, proxy_id, proxy_kind, user_id, upstream_url, created_at)
+  SELECT md5('sm'||i)::uuid, md5('m'||i)::uuid, 'mcp', md5('u'||i)::uuid, 'https://mcp.example.test/mcp', 0 FROM ${users}
+  UNION ALL SELECT md5('sl'||i)::uuid, md5('l'||i)::uuid, 'llm', md5('u'||i)::uuid, 'https://api.openai.com', 0 FROM ${users};
+INSERT INTO gateway_routes (id, service_id, kind, match) SELECT gen_random_uuid(), id, 'path', '/'||proxy_id FROM gateway_services;
+INSERT INTO gateway_routes (id, service_id, kind, match) SELECT gen_random_uuid(), id, 'host', proxy_id||'.proxy.localhost' FROM gateway_services;
+INSERT INTO gateway_plugins (id, service_id, rules, updated_at) SELECT gen_random_uuid(), id, '${rules}'::jsonb, 0 FROM gateway_services;
+INSERT INTO credentials (id, consumer_id, key_hash, key_prefix, tags, created_at)
+  SELECT gen_random_uuid(), md5('c'||i)::uuid, md5('k'||i||'-'||j), 'tgk_ab',
+         ARRAY['name:k'||j, 'private:permissions:mcp', 'mcp:'||md5('m'||i)::uuid||':tool:*', 'llm:'||md5('l'||i)::uuid||':model:*'], 0
+    FROM ${users}, generate_series(1, 5) j;
+`);
+const box = new SecretBox(randomBytes(32));
+
+console.log(`${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ${USERS} users`);
+console.log('| run | proxies | keys | snapshot loaded in | longest gap of the event loop |');
+console.log('|---|---|---|---|---|');
+for (let r = 1; r <= RUNS; r++) {
+  let last = performance.now();
+  const gaps = [];
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+  }, 1);
+  await new Promise((res) => setTimeout(res, 20));
+  const t0 = performance.now();
+  const snap = await loadSnapshot(db, box);
+  const ms = performance.now() - t0;
+  await new Promise((res) => setTimeout(res, 20));
+  clearInterval(timer);
+  console.log(`| ${r} | ${snap.proxies.size} | ${snap.credentialsByHash.size} | ${ms.toFixed(0)} ms | ${Math.max(...gaps).toFixed(1)} ms |`);
+}
+if (process.env.DATABASE_URL) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
+await db.close();
