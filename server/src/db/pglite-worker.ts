@@ -41,23 +41,27 @@ const pg = new PGlite(dataDir, {
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
 });
 
-/** The rest of each query's rows that did not fit in one part, by query id, until the main thread has asked for all. */
-const held = new Map<number, Row[]>();
+/** Each query's rows not sent yet (from `at` on), by query id, until the main thread has asked for all. */
+const held = new Map<number, { rows: Row[]; at: number }>();
 
 /** The next part of query `of`'s rows: rows up to about ROWS_PART_BYTES, at least one. */
 function nextPart(id: number, of: number): PgliteReply {
-  const rest = held.get(of) ?? [];
-  let end = 0;
-  for (let bytes = 0; end < rest.length && bytes < ROWS_PART_BYTES; end++) bytes += JSON.stringify(rest[end])?.length ?? 0;
-  held.delete(of);
-  if (end === rest.length) return { id, rows: rest };
-  held.set(of, rest.slice(end));
-  return { id, rows: rest.slice(0, end), more: true };
+  const h = held.get(of);
+  if (!h) return { id, rows: [] };
+  let end = h.at;
+  for (let bytes = 0; end < h.rows.length && bytes < ROWS_PART_BYTES; end++) bytes += JSON.stringify(h.rows[end])?.length ?? 0;
+  const rows = h.rows.slice(h.at, end);
+  if (end === h.rows.length) {
+    held.delete(of);
+    return { id, rows };
+  }
+  h.at = end;
+  return { id, rows, more: true };
 }
 
 function answer(id: number, rows: Row[]): PgliteReply {
   if (rows.length <= ROWS_WHOLE) return { id, rows };
-  held.set(id, rows);
+  held.set(id, { rows, at: 0 });
   return nextPart(id, id);
 }
 
