@@ -28,8 +28,10 @@ test('the first start prints a PAT and a dashboard password; the dashboard signs
   let logs = '';
   serve.stdout!.on('data', (d: Buffer) => { out += d; });
   serve.stderr!.on('data', (d: Buffer) => { logs += d; });
-  const browser = await launchChromium();
+  // Launched inside the try: a browser that cannot start must still stop the server, or it outlives the test file.
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   try {
+    browser = await launchChromium();
     const api = await eventually(() => /"msg":"management API listening"[^\n]*"url":"([^"]+)"/.exec(logs)?.[1], { what: 'the API listening', timeoutMs: 60_000 });
     await eventually(() => /The dashboard:[\s\S]*\n {4}(\S+)\n/.test(out), { what: 'the first-start banner', timeoutMs: 10_000 });
     const bootPat = /\n {4}(svc_pat_\S+)\n/.exec(out)?.[1];
@@ -50,7 +52,7 @@ test('the first start prints a PAT and a dashboard password; the dashboard signs
     assert.ok((await new ApiClient({ endpoint: api, token: pat }).call('GET /api/profile')).ok, 'the PAT issued in the browser works');
     assert.equal((await new ApiClient({ endpoint: api, token: bootPat }).call('GET /api/profile')).ok, false, 'the printed one is replaced');
   } finally {
-    await browser.close();
+    await browser?.close();
     serve.kill('SIGTERM');
     await new Promise((r) => serve.once('exit', r));
   }
