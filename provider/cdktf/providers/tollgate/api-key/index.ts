@@ -193,7 +193,7 @@ export interface ApiKeyMcpPermissions {
   */
   readonly id: string;
   /**
-  * Resource ids, or ["*"] for every resource.
+  * Ids of the server's synthetic resources (from /api/mcp/:id/resources) or of its mcp_resource rules, or ["*"] for every resource, upstream ones included.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/tollgate/tollgate/latest/docs/resources/api_key#resources ApiKey#resources}
   */
