@@ -47,8 +47,8 @@ export async function storableJsonInTurns(items: readonly unknown[], perTurn = I
  * A text parameter given as its UTF-8 bytes, for texts of many MB (a sealed conversation log): building one JS
  * string of them, and copying that string to the embedded database's thread, held the event loop for 10–25 ms each
  * at 32 MB. Bytes allocated with `sharedTextBytes` reach that thread without a copy (a SharedArrayBuffer is shared,
- * not cloned), and the thread decodes them (pglite-worker.ts); for PostgreSQL, node-postgres decodes them here
- * through `toPostgres`, on the event loop as it serialises every parameter.
+ * not cloned), and the thread decodes them (pglite-worker.ts). On PostgreSQL a TextBytes parameter of its own is sent
+ * as its bytes (postgres.ts); in an array node-postgres decodes it here through `toPostgres`.
  */
 export class TextBytes {
   readonly kind = 'text-bytes';

@@ -133,19 +133,23 @@ export class AccountingWriter implements AccountingSink {
     this.ends = [];
     this.inFlight = charges;
     this.endsInFlight = ends;
-    // Sealed before the transaction opens: a large log takes many turns of the event loop to seal.
-    const sealed = await sealLogs(this.secrets, logs);
+    let sealed: SealedLog[] | undefined;
     try {
+      // Sealed before the transaction opens: a large log takes many turns of the event loop to seal.
+      sealed = await sealLogs(this.secrets, logs);
+      const batch = sealed;
       await this.db.tx(async (q) => {
         await upsertCheckpoints(q, checkpoints);
         await this.writeEnds(q, ends, usage, charges);
-        await insertLogs(q, sealed);
+        await insertLogs(q, batch);
       });
     } catch (err) {
-      const left = isDataError(err) ? await this.writeSeparately({ checkpoints, usage, charges, logs: sealed, ends }, err) : { usage, charges, logs: sealed, ends };
+      const left = sealed && isDataError(err)
+        ? await this.writeSeparately({ checkpoints, usage, charges, logs: sealed, ends }, err)
+        : { usage, charges, logs, ends };
       if (left.usage.length || left.charges.length || left.logs.length || left.ends.length) {
         this.log.warn('LLM accounting flush failed; will retry', { err, usage: left.usage.length, charges: left.charges.length, logs: left.logs.length, streams: left.ends.length });
-        this.requeue(left.usage, left.charges, left.logs.map((x) => x.log), left.ends);
+        this.requeue(left.usage, left.charges, left.logs, left.ends);
       }
       // Unwritten records of live streams are retried unless a newer set came meanwhile.
       if (!isDataError(err)) this.checkpoints ??= checkpoints;
@@ -197,7 +201,7 @@ export class AccountingWriter implements AccountingSink {
     if (u.dropped || c.dropped || l.dropped || e.dropped) {
       this.log.warn('LLM accounting records refused by the database were dropped', { usage: u.dropped, charges: c.dropped, logs: l.dropped, streams: e.dropped, err: cause });
     }
-    return { usage: u.rest, charges: c.rest, logs: l.rest, ends: e.rest };
+    return { usage: u.rest, charges: c.rest, logs: l.rest.map((x) => x.log), ends: e.rest };
   }
 
   async close(): Promise<void> {
