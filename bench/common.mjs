@@ -1,6 +1,6 @@
 // What the benchmarks share: options, pinning processes to cores, starting a child and waiting for its ready lines,
 // reading a process's CPU time and peak RSS from /proc, and calling the management API.
-/* global setTimeout, clearTimeout, fetch */
+/* global setTimeout, clearTimeout, setInterval, clearInterval, performance, fetch */
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -278,4 +278,25 @@ export function printTargets(title, checks) {
     const verdict = Number.isNaN(c.gateway) ? 'not measured' : c.gateway <= c.target ? 'met' : bareMisses ? 'not met (the bare proxy misses it too)' : 'not met';
     console.log(`${c.what.padEnd(44)} ${`≤ ${fmt(c.target, c.unit)}`.padStart(12)} ${fmt(c.gateway, c.unit).padStart(12)} ${fmt(c.bare, c.unit).padStart(12)}  ${verdict}`);
   }
+}
+
+/**
+ * Runs `fn` while a 1 ms interval timer on this thread records the gaps between its ticks, with 20 ms of quiet on each
+ * side: a gap is how long the event loop was held. Resolves to fn's value, its time and the gaps (ms).
+ */
+export async function withTickGaps(fn) {
+  let last = performance.now();
+  const gaps = [];
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+  }, 1);
+  await new Promise((r) => setTimeout(r, 20));
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, 20));
+  clearInterval(timer);
+  return { value, ms, gaps };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global setInterval, clearInterval, setTimeout, performance, Buffer */
+/* global Buffer */
 // npm run bench:large-log: how long recording one large conversation log holds the event loop. A proxy with
 // logConversations keeps the whole prompt (up to its request-body cap, 32 MB by default) and the completion, sealed
 // with the master key; the gateway's accounting writer seals and inserts them (server/src/conversation-logs/store.ts,
@@ -11,7 +11,7 @@
 // Options: --mb LIST (default 1,8,32), --runs N per size (default 3). The longest figures are the largest of the runs.
 // With DATABASE_URL set, the logs go to that PostgreSQL (in a schema of their own, dropped at the end) instead.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { opt, root } from './common.mjs';
+import { opt, root, withTickGaps } from './common.mjs';
 
 const SIZES = opt('mb', '1,8,32').split(',').map(Number);
 const RUNS = Number(opt('runs', '3'));
@@ -44,20 +44,10 @@ async function record(prompt) {
     inputTokens: 10, cachedInputTokens: 0, outputTokens: 20, costMicroCents: 1, pricingVersion: 'bench',
     prompt, completion: 'A short answer.', requestSummary: 'lorem ipsum', responseSummary: 'A short answer.',
   };
-  let last = performance.now();
-  const gaps = [];
-  const timer = setInterval(() => {
-    const now = performance.now();
-    gaps.push(now - last);
-    last = now;
-  }, 1);
-  await new Promise((r) => setTimeout(r, 20));
-  const t0 = performance.now();
-  writer.addLog(log);
-  await writer.flush();
-  const ms = performance.now() - t0;
-  await new Promise((r) => setTimeout(r, 20));
-  clearInterval(timer);
+  const { ms, gaps } = await withTickGaps(async () => {
+    writer.addLog(log);
+    await writer.flush();
+  });
   return { ms, max: Math.max(...gaps), over: gaps.filter((g) => g > 2).length };
 }
 

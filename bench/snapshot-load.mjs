@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global setInterval, clearInterval, setTimeout, performance */
 // npm run bench:snapshot-load: what one gateway config reload costs with many tenants. Every change (a key, a rule,
 // a proxy, anyone's) makes each gateway load a new snapshot of every tenant's proxies and keys
 // (server/src/snapshot/load.ts). Here --users users, each with one MCP server (twelve tools in its catalog), one LLM
@@ -9,7 +8,7 @@
 // Embedded (PGlite on its thread) by default; with DATABASE_URL set, on that PostgreSQL in a schema of its own,
 // dropped at the end. Options: --users N (default 2000), --runs N (default 4).
 import { randomBytes } from 'node:crypto';
-import { opt, root } from './common.mjs';
+import { opt, root, withTickGaps } from './common.mjs';
 
 const USERS = Number(opt('users', '2000'));
 const RUNS = Number(opt('runs', '4'));
@@ -56,19 +55,7 @@ console.log(`${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, $
 console.log('| run | proxies | keys | snapshot loaded in | longest gap of the event loop |');
 console.log('|---|---|---|---|---|');
 for (let r = 1; r <= RUNS; r++) {
-  let last = performance.now();
-  const gaps = [];
-  const timer = setInterval(() => {
-    const now = performance.now();
-    gaps.push(now - last);
-    last = now;
-  }, 1);
-  await new Promise((res) => setTimeout(res, 20));
-  const t0 = performance.now();
-  const snap = await loadSnapshot(db, box);
-  const ms = performance.now() - t0;
-  await new Promise((res) => setTimeout(res, 20));
-  clearInterval(timer);
+  const { value: snap, ms, gaps } = await withTickGaps(() => loadSnapshot(db, box));
   console.log(`| ${r} | ${snap.proxies.size} | ${snap.credentialsByHash.size} | ${ms.toFixed(0)} ms | ${Math.max(...gaps).toFixed(1)} ms |`);
 }
 if (process.env.DATABASE_URL) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
