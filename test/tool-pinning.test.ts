@@ -178,10 +178,21 @@ test('block: a change refuses every request of the proxy, new sessions included,
   }
 });
 
-test('approval errors: an unknown tool is a 400 naming it; discovery approves what is pending and says so', async () => {
+test('approval errors: an unknown tool is a 400 naming it (cut to 64 characters); discovery approves what is pending and says so', async () => {
   const { up, p, key, api } = await setup({ toolPinning: 'warn' });
   const bad = await api.call('POST /api/mcp/:id/tool-changes/approve', { params: { id: p.id }, body: { tools: ['nope'] } });
   assert.deepEqual(bad.ok ? bad : [bad.error.status, bad.error.message], [400, 'tools: "nope" has no pending change']);
+  // A name of any length comes back cut to 64 characters: the message never echoes a client's megabyte.
+  const long = 'x'.repeat(100_000);
+  const cut = `"${'x'.repeat(64)}…"`;
+  const longName = await api.call('POST /api/mcp/:id/tool-changes/approve', { params: { id: p.id }, body: { tools: [long] } });
+  assert.deepEqual(longName.ok ? longName : [longName.error.status, longName.error.message], [400, `tools: ${cut} has no pending change`]);
+  const longKey = await api.call('POST /api/mcp/:id/tool-changes/approve', { params: { id: p.id }, body: { fingerprints: { [long]: 'a'.repeat(64) } } });
+  assert.deepEqual(longKey.ok ? longKey : [longKey.error.status, longKey.error.message],
+    [409, `fingerprints: ${cut} has no pending change any more; read the pending changes again`]);
+  const badPrint = await api.call('POST /api/mcp/:id/tool-changes/approve', { params: { id: p.id }, body: { fingerprints: { [long]: 'nope' } } });
+  assert.deepEqual(badPrint.ok ? badPrint : [badPrint.error.status, badPrint.error.message],
+    [400, `fingerprints.${'x'.repeat(64)}…: must be a SHA-256 fingerprint (64 lowercase hex digits)`]);
   const c = await connect(t, p, { token: key });
   try {
     up.setDescription('lookup', NEW_DESCRIPTION);

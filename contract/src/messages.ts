@@ -2,12 +2,23 @@
 // it, and the Terraform provider and the operator show the same words before anything reaches the server.
 import type { z } from 'zod';
 
-/** `rules[2].pattern`, `budget.capUsd`: the path of an issue as users write it. */
+/** The longest key of a record that a message repeats whole; longer ones are cut (a client chooses them). */
+const SHOWN_KEY = 64;
+
+/**
+ * `rules[2].pattern`, `budget.capUsd`: the path of an issue as users write it. A record's key is the client's, so one
+ * longer than SHOWN_KEY is cut with an ellipsis: a message never echoes a key of a megabyte.
+ */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out ? `.${String(p)}` : String(p);
+    if (typeof p === 'number') {
+      out += `[${p}]`;
+      continue;
+    }
+    const key = String(p);
+    const shown = key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key;
+    out += out ? `.${shown}` : shown;
   }
   return out;
 }

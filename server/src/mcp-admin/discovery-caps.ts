@@ -14,8 +14,8 @@ export const MAX_PAGES = 50;
 
 export class CatalogTooLarge extends Error {}
 
-/** A name fit for a message: the upstream chooses it. */
-const shown = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+/** A tool name fit for a message, quoted and cut at 64 characters: the upstream, or a client's request, chooses it. */
+export const shownName = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 /** Collects the tools of a catalog page by page, and throws CatalogTooLarge as soon as one crosses a cap. */
 export class CatalogCollector {
@@ -30,7 +30,7 @@ export class CatalogCollector {
     const { fingerprint: _fp, ...definition } = tool;
     const size = Buffer.byteLength(JSON.stringify(definition));
     if (size > MAX_TOOL_BYTES) {
-      throw new CatalogTooLarge(`tool ${shown(tool.name)} is ${size} bytes; one tool definition may be at most ${MAX_TOOL_BYTES} bytes`);
+      throw new CatalogTooLarge(`tool ${shownName(tool.name)} is ${size} bytes; one tool definition may be at most ${MAX_TOOL_BYTES} bytes`);
     }
     this.bytes += size;
     if (this.bytes > MAX_CATALOG_BYTES) {

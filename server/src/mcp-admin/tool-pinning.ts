@@ -12,6 +12,7 @@ import { bumpConfigVersion } from '../snapshot/changes.ts';
 import type { McpTool } from '../snapshot/snapshot.ts';
 import { definitionOf, pinnedTool } from '../gateway/mcp/pinning/definition.ts';
 import { diffDefinitions } from '../gateway/mcp/pinning/diff.ts';
+import { shownName } from './discovery-caps.ts';
 import type { McpRow } from './records.ts';
 import { lockOwnedMcp } from './servers.ts';
 
@@ -77,7 +78,7 @@ function chosenChanges(all: ToolChange[], names: string[] | undefined): ToolChan
   if (!names) return all;
   const byTool = new Map(all.map((c) => [c.tool, c]));
   const missing = names.find((n) => !byTool.has(n));
-  if (missing !== undefined) throw new HttpError(400, `tools: ${JSON.stringify(missing)} has no pending change`);
+  if (missing !== undefined) throw new HttpError(400, `tools: ${shownName(missing)} has no pending change`);
   return [...new Set(names)].map((n) => byTool.get(n)!);
 }
 
@@ -90,9 +91,9 @@ function reviewedChanges(all: ToolChange[], fingerprints: Record<string, string>
   const byTool = new Map(all.map((c) => [c.tool, c]));
   return Object.entries(fingerprints).map(([tool, fingerprint]) => {
     const c = byTool.get(tool);
-    if (!c) throw new HttpError(409, `fingerprints: ${JSON.stringify(tool)} has no pending change any more; read the pending changes again`);
+    if (!c) throw new HttpError(409, `fingerprints: ${shownName(tool)} has no pending change any more; read the pending changes again`);
     if (c.fingerprint !== fingerprint) {
-      throw new HttpError(409, `fingerprints: ${JSON.stringify(tool)} changed upstream again since it was read (pending fingerprint ${c.fingerprint}); read the pending changes again and review the new definition`);
+      throw new HttpError(409, `fingerprints: ${shownName(tool)} changed upstream again since it was read (pending fingerprint ${c.fingerprint}); read the pending changes again and review the new definition`);
     }
     return c;
   });
