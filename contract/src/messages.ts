@@ -2,12 +2,17 @@
 // it, and the Terraform provider and the operator show the same words before anything reaches the server.
 import type { z } from 'zod';
 
-/** The longest key of a record that a message repeats whole; longer ones are cut (a client chooses them). */
-const SHOWN_KEY = 64;
+/** The longest name chosen by a client or an upstream that a message repeats whole. */
+const SHOWN_NAME = 64;
+
+/** A name for a message: cut with an ellipsis past SHOWN_NAME characters, so a message never echoes a megabyte. */
+export function shownInMessage(name: string): string {
+  return name.length > SHOWN_NAME ? `${name.slice(0, SHOWN_NAME)}…` : name;
+}
 
 /**
- * `rules[2].pattern`, `budget.capUsd`: the path of an issue as users write it. A record's key is the client's, so one
- * longer than SHOWN_KEY is cut with an ellipsis: a message never echoes a key of a megabyte.
+ * `rules[2].pattern`, `budget.capUsd`: the path of an issue as users write it. A record's key is the client's, so it
+ * goes through shownInMessage.
  */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -16,9 +21,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
       out += `[${p}]`;
       continue;
     }
-    const key = String(p);
-    const shown = key.length > SHOWN_KEY ? `${key.slice(0, SHOWN_KEY)}…` : key;
-    out += out ? `.${shown}` : shown;
+    const key = shownInMessage(String(p));
+    out += out ? `.${key}` : key;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Caps on a discovered tool catalog (POST /api/mcp/:id/tools). The catalog is stored with the server, shipped to
 // every gateway in the config snapshot and walked on every tools/list, so a hostile or broken upstream must not make
 // it grow without bound. Over a cap, discovery fails with a 502 naming the cap and the previous catalog stays.
+import { shownInMessage } from '@tollgate/contract';
 import type { McpTool } from '../snapshot/snapshot.ts';
 
 /** Tools one MCP server may expose (a key grant names at most 500 tools; `["*"]` reaches them all). */
@@ -14,8 +15,8 @@ export const MAX_PAGES = 50;
 
 export class CatalogTooLarge extends Error {}
 
-/** A tool name fit for a message, quoted and cut at 64 characters: the upstream, or a client's request, chooses it. */
-export const shownName = (name: string) => JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+/** A tool name fit for a message, quoted and cut: the upstream, or a client's request, chooses it. */
+export const shownName = (name: string) => JSON.stringify(shownInMessage(name));
 
 /** Collects the tools of a catalog page by page, and throws CatalogTooLarge as soon as one crosses a cap. */
 export class CatalogCollector {
