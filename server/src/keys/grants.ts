@@ -41,26 +41,24 @@ export function checkToolsInCatalog(tools: readonly string[], catalog: ReadonlyS
 
 /**
  * The canonical form of each granted resource id, or 400 `resources[N] not found on this MCP server` for the first
- * one the server does not serve. `known` maps what a client may send to the stored id: the server's API resources
- * by their uuid in lower case (the stored form, so the tag matches whatever case was sent), its `mcp_resource`
- * rules by their `resource_id` exactly. `*` needs neither.
+ * one the server does not serve. `served` holds the server's API resources by their uuid (stored in lower case, so a
+ * uuid sent in another case is matched and stored in lower case, as the gateway's tag needs) and its `mcp_resource`
+ * rules by their `resource_id`, compared exactly. `*` needs neither.
  */
-export function checkResourcesServed(resources: readonly string[], known: ReadonlyMap<string, string>): string[] {
+export function checkResourcesServed(resources: readonly string[], served: ReadonlySet<string>): string[] {
   return resources.map((r, i) => {
-    if (r === WILDCARD) return r;
-    const id = known.get(r) ?? (isUuid(r) ? known.get(r.toLowerCase()) : undefined);
-    if (id === undefined) throw badRequest(`resources[${i}] not found on this MCP server`);
-    return id;
+    if (r === WILDCARD || served.has(r)) return r;
+    if (isUuid(r) && served.has(r.toLowerCase())) return r.toLowerCase();
+    throw badRequest(`resources[${i}] not found on this MCP server`);
   });
 }
 
 /** What a grant on this MCP server may name as a resource (see checkResourcesServed). */
-async function servedResourceIds(q: Queryable, mcpId: string): Promise<Map<string, string>> {
-  const known = new Map<string, string>();
-  for (const rule of await getRules(q, mcpId)) if (rule.rule_type === 'mcp_resource') known.set(rule.resource_id, rule.resource_id);
-  const rows = await q.query<{ id: string }>('SELECT id FROM mcp_resources WHERE mcp_id = $1', [mcpId]);
-  for (const { id } of rows) known.set(id, id);
-  return known;
+async function servedResourceIds(q: Queryable, mcpId: string): Promise<Set<string>> {
+  const served = new Set<string>();
+  for (const rule of await getRules(q, mcpId)) if (rule.rule_type === 'mcp_resource') served.add(rule.resource_id);
+  for (const { id } of await q.query<{ id: string }>('SELECT id FROM mcp_resources WHERE mcp_id = $1', [mcpId])) served.add(id);
+  return served;
 }
 
 async function mcpGrant(q: Queryable, userId: string, p: McpInput): Promise<McpGrant> {
