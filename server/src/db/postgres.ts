@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DatastoreUnavailable, isConnectionError, type Db, type Queryable, type Row } from './db.ts';
-import { TextBytes } from './text.ts';
+import { bufferOf, TextBytes } from './text.ts';
 
 // int8 (bigint, count(*)) as JS numbers: our values (Unix seconds, cents, tokens) stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -12,7 +12,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
  * again on the event loop. In an array it is decoded by its `toPostgres` (an array parameter is sent as text).
  */
 function wireParams(params: readonly unknown[] | undefined): unknown[] | undefined {
-  return params?.map((p) => (p instanceof TextBytes ? Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength) : p));
+  return params?.map((p) => (p instanceof TextBytes ? bufferOf(p.bytes) : p));
 }
 
 function wrap<T>(p: Promise<T>): Promise<T> {

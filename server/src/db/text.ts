@@ -55,8 +55,13 @@ export class TextBytes {
   constructor(readonly bytes: Uint8Array) {}
 
   toPostgres(): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+    return bufferOf(this.bytes).toString('utf8');
   }
+}
+
+/** The bytes as a Buffer over the same memory (no copy). */
+export function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** A buffer of `n` bytes in shared memory, for a TextBytes parameter. */
@@ -69,7 +74,7 @@ function isTextBytes(v: unknown): v is { kind: 'text-bytes'; bytes: Uint8Array }
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'text-bytes' && (v as { bytes?: unknown }).bytes instanceof Uint8Array;
 }
 
-const decodeText = (v: unknown) => (isTextBytes(v) ? Buffer.from(v.bytes.buffer, v.bytes.byteOffset, v.bytes.byteLength).toString('utf8') : v);
+const decodeText = (v: unknown) => (isTextBytes(v) ? bufferOf(v.bytes).toString('utf8') : v);
 
 /** Query parameters with every TextBytes, alone or in an array, decoded to its string. */
 export function decodeTextParams(params: readonly unknown[] | undefined): unknown[] | undefined {
