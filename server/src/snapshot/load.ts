@@ -109,10 +109,8 @@ async function buildSnapshot(q: Queryable, read: ReadAll, secrets: SecretBox): P
     const id = byService.get(r.service_id);
     if (id) (r.kind === 'host' ? hosts : paths).set(r.match, id);
   }
-  const credentialsByHash = new Map<string, ClientCredential>();
-  await mapInTurns(creds, (c) => {
-    credentialsByHash.set(c.key_hash, { credentialId: c.id, consumerId: c.consumer_id, userId: c.user_id, tags: c.tags, isPat: c.is_pat });
-  }, CREDENTIALS_PER_TURN);
+  const credentialsByHash = new Map(await mapInTurns(creds, (c): [string, ClientCredential] =>
+    [c.key_hash, { credentialId: c.id, consumerId: c.consumer_id, userId: c.user_id, tags: c.tags, isPat: c.is_pat }], CREDENTIALS_PER_TURN));
   return { version, proxies, hosts, paths, credentialsByHash };
 }
 
