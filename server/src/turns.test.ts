@@ -1,17 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { turnCounter } from '@tollgate/testkit/turn-counter.ts';
 import { mapInTurns } from './turns.ts';
 
 test('mapInTurns maps in order, and gives the event loop a turn each time the items mapped reach the budget', async () => {
-  let turns = 0;
-  const tick = () => {
-    turns++;
-    if (turns < 50) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const turns = turnCounter(50);
   const turnsBefore: number[] = [];
   const out = await mapInTurns([3, 1, 4, 1, 5, 9, 2], (n) => {
-    turnsBefore.push(turns);
+    turnsBefore.push(turns.count);
     return n * 10;
   }, 5, (n) => n);
   assert.deepEqual(out, [30, 10, 40, 10, 50, 90, 20]);

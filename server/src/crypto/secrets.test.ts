@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { turnCounter } from '@tollgate/testkit/turn-counter.ts';
 import { SecretBox } from './secrets.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 
@@ -77,12 +78,7 @@ test('sealBytesInTurns gives seal\'s envelope as bytes, opening to the same text
 });
 
 test('sealBytesInTurns lets other callbacks run between its pieces', async () => {
-  let immediates = 0;
-  const count = () => {
-    immediates++;
-    if (immediates < 100) setImmediate(count);
-  };
-  setImmediate(count);
+  const turns = turnCounter();
   await box.sealBytesInTurns('x'.repeat(10 * 64 * 1024), 'a');
-  assert.ok(immediates >= 9, `${immediates} callbacks ran while ten pieces were sealed`);
+  assert.ok(turns.count >= 9, `${turns.count} turns ran while ten pieces were sealed`);
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { turnCounter } from '@tollgate/testkit/turn-counter.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import { sharedTextBytes, storableJson, storableJsonInTurns, TextBytes } from './text.ts';
@@ -12,16 +13,11 @@ test('storableJson: NULs and lone surrogates become U+FFFD; pairs and other text
 
 test('storableJsonInTurns: a batch larger than a slice is what storableJson gives, with turns of the event loop between slices', async () => {
   const rows = Array.from({ length: 7 }, (_, i) => ({ i, note: i === 5 ? 'bad\u0000byte' : `row ${i}`, gone: undefined }));
-  let turns = 0;
-  const tick = () => {
-    turns++;
-    if (turns < 100) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const before = turns;
+  const turns = turnCounter();
+  const before = turns.count;
   const json = await storableJsonInTurns(rows, 2);
   assert.equal(json, storableJson(rows));
-  assert.ok(turns - before >= 3, `the loop ran ${turns - before} turns while 4 slices were serialised`);
+  assert.ok(turns.count - before >= 3, `the loop ran ${turns.count - before} turns while 4 slices were serialised`);
   assert.equal(await storableJsonInTurns(rows.slice(0, 2), 2), storableJson(rows.slice(0, 2)), 'one slice: no turn needed');
   assert.equal(await storableJsonInTurns([], 2), '[]');
 });
