@@ -300,3 +300,26 @@ export async function withTickGaps(fn) {
   clearInterval(timer);
   return { value, ms, gaps };
 }
+
+/**
+ * A migrated database for a benchmark that runs Tollgate's storage code in-process: embedded PGlite on its thread, or
+ * with DATABASE_URL set that PostgreSQL in a schema named `<name>_<pid>`. `close()` drops that schema and closes.
+ */
+export async function openBenchDb(name) {
+  const dist = `${root}server/dist/`;
+  const { migrate } = await import(`${dist}db/migrate.js`);
+  const url = process.env.DATABASE_URL;
+  const schema = `${name}_${process.pid}`;
+  const db = url
+    ? await (await import(`${dist}db/postgres.js`)).openPostgres(url, schema)
+    : await (await import(`${dist}db/pglite.js`)).openPglite(undefined);
+  await migrate(db);
+  return {
+    db,
+    what: url ? 'PostgreSQL' : 'embedded (PGlite)',
+    async close() {
+      if (url) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}

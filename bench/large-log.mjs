@@ -11,21 +11,17 @@
 // Options: --mb LIST (default 1,8,32), --runs N per size (default 3). The longest figures are the largest of the runs.
 // With DATABASE_URL set, the logs go to that PostgreSQL (in a schema of their own, dropped at the end) instead.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { opt, root, withTickGaps } from './common.mjs';
+import { openBenchDb, opt, root, withTickGaps } from './common.mjs';
 
 const SIZES = opt('mb', '1,8,32').split(',').map(Number);
 const RUNS = Number(opt('runs', '3'));
 const dist = `${root}server/dist/`;
-const { openPglite } = await import(`${dist}db/pglite.js`);
-const { openPostgres } = await import(`${dist}db/postgres.js`);
-const { migrate } = await import(`${dist}db/migrate.js`);
 const { SecretBox } = await import(`${dist}crypto/secrets.js`);
 const { AccountingWriter } = await import(`${dist}gateway/llm/accounting-writer.js`);
 const { silentLogger } = await import(`${dist}log.js`);
 
-const schema = `bench_large_log_${process.pid}`;
-const db = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL, schema) : await openPglite(undefined);
-await migrate(db);
+const bench = await openBenchDb('bench_large_log');
+const db = bench.db;
 const userId = randomUUID();
 const llmId = randomUUID();
 await db.query('INSERT INTO users (id, email, created_at) VALUES ($1, $2, 0)', [userId, 'bench@example.test']);
@@ -64,5 +60,4 @@ for (const mb of [0.001, ...SIZES]) {
   console.log(`| ${label} | ${median.toFixed(0)} ms | ${most('max')} | ${runs.map((r) => r.over).join(', ')} |`);
 }
 await writer.close();
-if (process.env.DATABASE_URL) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
-await db.close();
+await bench.close();

@@ -8,20 +8,16 @@
 // Embedded (PGlite on its thread) by default; with DATABASE_URL set, on that PostgreSQL in a schema of its own,
 // dropped at the end. Options: --users N (default 2000), --runs N (default 4).
 import { randomBytes } from 'node:crypto';
-import { opt, root, withTickGaps } from './common.mjs';
+import { openBenchDb, opt, root, withTickGaps } from './common.mjs';
 
 const USERS = Number(opt('users', '2000'));
 const RUNS = Number(opt('runs', '4'));
 const dist = `${root}server/dist/`;
-const { openPglite } = await import(`${dist}db/pglite.js`);
-const { openPostgres } = await import(`${dist}db/postgres.js`);
-const { migrate } = await import(`${dist}db/migrate.js`);
 const { SecretBox } = await import(`${dist}crypto/secrets.js`);
 const { loadSnapshot } = await import(`${dist}snapshot/load.js`);
 
-const schema = `bench_snapshot_${process.pid}`;
-const db = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL, schema) : await openPglite(undefined);
-await migrate(db);
+const bench = await openBenchDb('bench_snapshot');
+const db = bench.db;
 const tool = (i) => ({
   name: `tool_${i}`, description: 'Looks a thing up and says what it found, with the sources it used. '.repeat(3),
   inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, fingerprint: 'f'.repeat(64),
@@ -51,12 +47,11 @@ INSERT INTO credentials (id, consumer_id, key_hash, key_prefix, tags, created_at
 `);
 const box = new SecretBox(randomBytes(32));
 
-console.log(`${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded (PGlite)'}, ${USERS} users`);
+console.log(`${bench.what}, ${USERS} users`);
 console.log('| run | proxies | keys | snapshot loaded in | longest gap of the event loop |');
 console.log('|---|---|---|---|---|');
 for (let r = 1; r <= RUNS; r++) {
   const { value: snap, ms, gaps } = await withTickGaps(() => loadSnapshot(db, box));
   console.log(`| ${r} | ${snap.proxies.size} | ${snap.credentialsByHash.size} | ${ms.toFixed(0)} ms | ${Math.max(...gaps).toFixed(1)} ms |`);
 }
-if (process.env.DATABASE_URL) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
-await db.close();
+await bench.close();
