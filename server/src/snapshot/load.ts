@@ -5,7 +5,8 @@ import type { Db, Queryable, Row } from '../db/db.ts';
 import type { Rule } from '@tollgate/contract';
 import type { Pin } from '../net/upstream-guard.ts';
 import { mapInTurns } from '../turns.ts';
-import { readConfigVersion } from './changes.ts';
+import { assembleConfig, mergeConfig, type LoadedConfig, type SnapshotEntries } from './assemble.ts';
+import { readChangedUsers, readConfigVersion } from './changes.ts';
 import { checkSnapshotSchema } from './schema-version.ts';
 import { QUOTA_TAGS, tagLimit } from '@tollgate/contract';
 import {
@@ -33,29 +34,57 @@ interface ServiceRow {
 const PROXIES_PER_TURN = 100;
 const CREDENTIALS_PER_TURN = 1000;
 
-/** Every row of a query without parameters. */
-type ReadAll = <T extends Row>(sql: string) => Promise<T[]>;
+/** The rows of a query: every one, or, with `users`, those of these owners only. */
+type Read = <T extends Row>(sql: string, users?: readonly string[]) => Promise<T[]>;
 
 /** Rows fetched per part from a cursor on PostgreSQL. */
 const FETCH_ROWS = 100;
 
 /**
- * On PostgreSQL the snapshot is read in one read-only, repeatable-read transaction (every table as of one moment),
- * each query through a cursor a part of FETCH_ROWS rows at a time: node-postgres parses a result's rows as they arrive,
- * and 10,000 keys arriving at once held the event loop for about 50 ms. PGlite sends a large result in parts itself
- * (PgliteReply.more), and a transaction there would hold the one database for the whole load.
+ * A reload reads only the users whose rows changed since the snapshot it replaces, unless there are more of them
+ * than this: then the one pass over every tenant costs less than as many filtered reads.
  */
+export const MAX_CHANGED_USERS = 500;
+
+/** Every tenant's proxies and keys: one snapshot load (the gateway keeps the result to reload incrementally). */
 export async function loadSnapshot(db: Db, secrets: SecretBox): Promise<Snapshot> {
-  if (db.kind !== 'postgres') return buildSnapshot(db, (sql) => db.query(sql), secrets);
+  return (await loadConfig(db, secrets)).snapshot;
+}
+
+/**
+ * A new snapshot. Given the previous one, it reads only the proxies and keys of the users that changed since (the
+ * triggers of server/src/db/migrations/009_config_changes.sql record them) and keeps every other user's objects as
+ * they were; without it, or when those changes are no longer kept or too many, it reads every tenant.
+ *
+ * On PostgreSQL the snapshot is read in one read-only, repeatable-read transaction (every table as of one moment),
+ * and a full load reads each query through a cursor a part of FETCH_ROWS rows at a time: node-postgres parses a
+ * result's rows as they arrive, and 10,000 keys arriving at once held the event loop for about 50 ms. PGlite sends a
+ * large result in parts itself (PgliteReply.more), and a transaction there would hold the one database for the whole
+ * load; a user's rows that change during an embedded load are read again by the reload of that change's version.
+ */
+export async function loadConfig(db: Db, secrets: SecretBox, previous?: LoadedConfig): Promise<LoadedConfig> {
+  if (db.kind !== 'postgres') return loadFrom(db, (sql, users) => db.query(sql, users && [users]), secrets, previous);
   return db.tx(async (q) => {
     await q.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    return buildSnapshot(q, inParts(q), secrets);
+    return loadFrom(q, inParts(q), secrets, previous);
   });
 }
 
-function inParts(q: Queryable): ReadAll {
+async function loadFrom(q: Queryable, read: Read, secrets: SecretBox, previous: LoadedConfig | undefined): Promise<LoadedConfig> {
+  await checkSnapshotSchema(q);
+  const version = await readConfigVersion(q);
+  const since = previous?.snapshot.version;
+  const users = since !== undefined && since <= version ? await readChangedUsers(q, since, version) : undefined;
+  if (!previous || !users || users.length > MAX_CHANGED_USERS) return assembleConfig(version, await buildEntries(await readRows(read), secrets));
+  if (!users.length) return version === since ? previous : { snapshot: { ...previous.snapshot, version }, owners: previous.owners };
+  return mergeConfig(previous, version, users, await buildEntries(await readRows(read, users), secrets));
+}
+
+/** Reads a whole result through a cursor; a filtered read (a few users' rows) is small and read at once. */
+function inParts(q: Queryable): Read {
   let cursors = 0;
-  return async <T extends Row>(sql: string) => {
+  return async <T extends Row>(sql: string, users?: readonly string[]) => {
+    if (users) return q.query<T>(sql, [users]);
     const cursor = `snapshot_rows_${cursors++}`;
     await q.exec(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`);
     const rows: T[] = [];
@@ -69,49 +98,69 @@ function inParts(q: Queryable): ReadAll {
   };
 }
 
-async function buildSnapshot(q: Queryable, read: ReadAll, secrets: SecretBox): Promise<Snapshot> {
-  await checkSnapshotSchema(q);
-  const version = await readConfigVersion(q);
+type ResourceRow = { id: string; mcp_id: string; uri: string; name: string; description: string | null; mime_type: string; content: string };
+type KeyBudgetRow = { llm_id: string; credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean };
+type CredentialRow = { id: string; consumer_id: string; user_id: string; key_hash: string; tags: string[]; is_pat: boolean };
+type RouteRow = { service_id: string; kind: 'host' | 'path'; match: string };
+
+/** A query's filter on its owner column, when the read is for some users only. */
+function owned(users: readonly string[] | undefined, column: string): string {
+  return users ? ` WHERE ${column} = ANY($1::uuid[])` : '';
+}
+
+async function readRows(read: Read, users?: readonly string[]): Promise<SnapshotRows> {
   const services = await read<ServiceRow>(
     `SELECT s.id AS service_id, s.proxy_id, s.proxy_kind, s.user_id, s.upstream_url, p.auth AS plugin_auth, p.rules,
             co.tags AS consumer_tags
-       FROM gateway_services s JOIN gateway_plugins p ON p.service_id = s.id JOIN consumers co ON co.user_id = s.user_id`,
-  );
-  const routes = await read<{ service_id: string; kind: 'host' | 'path'; match: string }>('SELECT service_id, kind, match FROM gateway_routes');
+       FROM gateway_services s JOIN gateway_plugins p ON p.service_id = s.id JOIN consumers co ON co.user_id = s.user_id${owned(users, 's.user_id')}`, users);
+  const routes = await read<RouteRow>(
+    `SELECT r.service_id, r.kind, r.match FROM gateway_routes r JOIN gateway_services s ON s.id = r.service_id${owned(users, 's.user_id')}`, users);
   const mcps = new Map((await read<McpRow & { id: string }>(
-    'SELECT id, name, auth_type, auth_token_enc, tools, pin, tool_pinning FROM mcp_servers')).map((r) => [r.id, r]));
-  const toolChanges = await read<ToolChangeRow>('SELECT mcp_id, tool, fingerprint, definition, detected_at FROM mcp_tool_changes ORDER BY tool');
-  const llms = new Map((await read<{ id: string; name: string; provider: ProviderId; allowed_models: string[]; provider_key_enc: string | null; log_conversations: boolean; budget: BudgetConfig | null; pin: Pin | null }>(
-    'SELECT id, name, provider, allowed_models, provider_key_enc, log_conversations, budget, pin FROM llm_proxies')).map((r) => [r.id, r]));
-  const resources = await read<{ id: string; mcp_id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>(
-    'SELECT id, mcp_id, uri, name, description, mime_type, content FROM mcp_resources ORDER BY created_at, uri');
-  const keyBudgets = await read<{ llm_id: string; credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>(
-    'SELECT llm_id, credential_id, period, cap_usd, hard_block FROM key_budgets');
-  const creds = await read<{ id: string; consumer_id: string; user_id: string; key_hash: string; tags: string[]; is_pat: boolean }>(
-    'SELECT c.id, c.consumer_id, co.user_id, c.key_hash, c.tags, c.is_pat FROM credentials c JOIN consumers co ON co.id = c.consumer_id');
+    `SELECT id, name, auth_type, auth_token_enc, tools, pin, tool_pinning FROM mcp_servers${owned(users, 'user_id')}`, users)).map((r) => [r.id, r]));
+  const toolChanges = await read<ToolChangeRow>(
+    `SELECT c.mcp_id, c.tool, c.fingerprint, c.definition, c.detected_at FROM mcp_tool_changes c JOIN mcp_servers m ON m.id = c.mcp_id${owned(users, 'm.user_id')}
+      ORDER BY c.tool`, users);
+  const llms = new Map((await read<LlmRow & { id: string }>(
+    `SELECT id, name, provider, allowed_models, provider_key_enc, log_conversations, budget, pin FROM llm_proxies${owned(users, 'user_id')}`, users)).map((r) => [r.id, r]));
+  const resources = await read<ResourceRow>(
+    `SELECT r.id, r.mcp_id, r.uri, r.name, r.description, r.mime_type, r.content FROM mcp_resources r JOIN mcp_servers m ON m.id = r.mcp_id${owned(users, 'm.user_id')}
+      ORDER BY r.created_at, r.uri`, users);
+  const keyBudgets = await read<KeyBudgetRow>(
+    `SELECT b.llm_id, b.credential_id, b.period, b.cap_usd, b.hard_block FROM key_budgets b JOIN llm_proxies l ON l.id = b.llm_id${owned(users, 'l.user_id')}`, users);
+  const credentials = await read<CredentialRow>(
+    `SELECT c.id, c.consumer_id, co.user_id, c.key_hash, c.tags, c.is_pat FROM credentials c JOIN consumers co ON co.id = c.consumer_id${owned(users, 'co.user_id')}`, users);
+  return {
+    services, routes, credentials,
+    byKind: { mcps, llms, resByMcp: groupBy(resources, (r) => r.mcp_id), budgetsByLlm: groupBy(keyBudgets, (r) => r.llm_id), changesByMcp: groupBy(toolChanges, (r) => r.mcp_id) },
+  };
+}
 
-  const resByMcp = groupBy(resources, (r) => r.mcp_id);
-  const changesByMcp = groupBy(toolChanges, (r) => r.mcp_id);
-  const budgetsByLlm = groupBy(keyBudgets, (r) => r.llm_id);
-  const proxies = new Map<string, ProxyConfig>();
+interface SnapshotRows {
+  services: ServiceRow[];
+  routes: RouteRow[];
+  credentials: CredentialRow[];
+  byKind: ProxyRows;
+}
+
+/** The proxies, routes and keys the rows describe, built a bounded amount at a time. */
+async function buildEntries(rows: SnapshotRows, secrets: SecretBox): Promise<SnapshotEntries> {
+  const built = await mapInTurns(rows.services, (s) => buildProxy(s, secrets, rows.byKind), PROXIES_PER_TURN);
+  const proxies: ProxyConfig[] = [];
   const byService = new Map<string, string>();
-  const rows: ProxyRows = { mcps, llms, resByMcp, budgetsByLlm, changesByMcp };
-  const built = await mapInTurns(services, (s) => buildProxy(s, secrets, rows), PROXIES_PER_TURN);
-  services.forEach((s, i) => {
+  rows.services.forEach((s, i) => {
     const p = built[i];
     if (!p) return;
-    proxies.set(p.id, p);
+    proxies.push(p);
     byService.set(s.service_id, p.id);
   });
-  const hosts = new Map<string, string>();
-  const paths = new Map<string, string>();
-  for (const r of routes) {
-    const id = byService.get(r.service_id);
-    if (id) (r.kind === 'host' ? hosts : paths).set(r.match, id);
+  const routes: SnapshotEntries['routes'] = [];
+  for (const r of rows.routes) {
+    const proxyId = byService.get(r.service_id);
+    if (proxyId) routes.push({ kind: r.kind, match: r.match, proxyId });
   }
-  const credentialsByHash = new Map(await mapInTurns(creds, (c): [string, ClientCredential] =>
-    [c.key_hash, { credentialId: c.id, consumerId: c.consumer_id, userId: c.user_id, tags: c.tags, isPat: c.is_pat }], CREDENTIALS_PER_TURN));
-  return { version, proxies, hosts, paths, credentialsByHash };
+  const credentials = await mapInTurns(rows.credentials, (c): [string, ClientCredential] =>
+    [c.key_hash, { credentialId: c.id, consumerId: c.consumer_id, userId: c.user_id, tags: c.tags, isPat: c.is_pat }], CREDENTIALS_PER_TURN);
+  return { proxies, routes, credentials };
 }
 
 function limitsFrom(tags: string[]): OwnerLimits {
@@ -131,8 +180,8 @@ type LlmRow = { name: string; provider: ProviderId; allowed_models: string[]; pr
 interface ProxyRows {
   mcps: Map<string, McpRow>;
   llms: Map<string, LlmRow>;
-  resByMcp: Map<string, Array<{ id: string; uri: string; name: string; description: string | null; mime_type: string; content: string }>>;
-  budgetsByLlm: Map<string, Array<{ credential_id: string; period: BudgetConfig['period']; cap_usd: number; hard_block: boolean }>>;
+  resByMcp: Map<string, ResourceRow[]>;
+  budgetsByLlm: Map<string, KeyBudgetRow[]>;
   changesByMcp: Map<string, ToolChangeRow[]>;
 }
 

@@ -4,7 +4,7 @@
 import type { Queryable } from '../db/db.ts';
 
 /** Raise together with a migration that sets data_plane_schema.version to the same number. */
-export const SNAPSHOT_SCHEMA_VERSION = 2;
+export const SNAPSHOT_SCHEMA_VERSION = 3;
 
 export class SnapshotSchemaMismatch extends Error {
   constructor(readonly databaseVersion: number, readonly gatewayVersion: number) {

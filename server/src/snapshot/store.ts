@@ -1,13 +1,14 @@
 // Holds the gateway's current Snapshot. Reloads when a change is announced on the state bus and polls the version
 // as a safety net, so the request path only ever reads memory.
 import { CONFIG_CHANNEL, readConfigVersion } from './changes.ts';
-import { loadSnapshot } from './load.ts';
+import type { LoadedConfig } from './assemble.ts';
+import { loadConfig } from './load.ts';
 import { readSnapshotSchemaVersion, SNAPSHOT_SCHEMA_VERSION, SnapshotSchemaMismatch } from './schema-version.ts';
 import type { Snapshot } from './snapshot.ts';
 import type { Services } from '../services.ts';
 
 export class ConfigStore {
-  private snap: Snapshot | undefined;
+  private loaded: LoadedConfig | undefined;
   private reloading: Promise<void> | undefined;
   private again = false;
   private poller: NodeJS.Timeout | undefined;
@@ -18,12 +19,12 @@ export class ConfigStore {
   constructor(private readonly s: Services) {}
 
   get current(): Snapshot {
-    if (!this.snap) throw new Error('config store not started');
-    return this.snap;
+    if (!this.loaded) throw new Error('config store not started');
+    return this.loaded.snapshot;
   }
 
   get version(): number {
-    return this.snap?.version ?? 0;
+    return this.loaded?.snapshot.version ?? 0;
   }
 
   /**
@@ -59,10 +60,11 @@ export class ConfigStore {
     this.reloading = (async () => {
       do {
         this.again = false;
-        const next = await loadSnapshot(this.s.db, this.s.secrets);
-        if (!this.snap || next.version >= this.snap.version) {
-          this.snap = next;
-          for (const l of this.listeners) l(next);
+        // Incremental: only the users whose rows changed since the current snapshot are read again.
+        const next = await loadConfig(this.s.db, this.s.secrets, this.loaded);
+        if (!this.loaded || next.snapshot.version >= this.loaded.snapshot.version) {
+          this.loaded = next;
+          for (const l of this.listeners) l(next.snapshot);
         }
       } while (this.again);
     })().finally(() => { this.reloading = undefined; });
