@@ -61,7 +61,7 @@ export function fakeExchange(w: FakeWorld, r: FakeRequest = {}): Exchange {
   const req = new IncomingMessage(new Socket());
   req.headers = { 'user-agent': r.userAgent ?? 'test-agent', ...r.headers };
   return {
-    s: w.s, snapshot: w.snapshot, proxy: w.proxy, req, token: 'tgk_test', tokenHash: 'h'.repeat(64),
+    s: w.s, proxy: w.proxy, req, token: 'tgk_test', tokenHash: 'h'.repeat(64),
     clientIp: r.ip ?? '127.0.0.1', userAgent: r.userAgent ?? 'test-agent',
     facts: { method: r.method ?? 'tools/call', tools: r.tools ?? [], cache: r.cache, body: r.body },
     identity: {

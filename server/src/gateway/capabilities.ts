@@ -27,7 +27,7 @@ export interface EventSink {
 }
 
 /** The counters and histograms the request path feeds (the listener's own response counter is server.ts's). */
-export type MetricsSink = Pick<GatewayMetrics, 'event' | 'upstreamSeconds' | 'budgetBlocked'>;
+export type MetricsSink = Pick<GatewayMetrics, 'event' | 'upstreamSeconds' | 'budgetBlocked' | 'runtimeBuilt'>;
 
 /** The settings the request path reads. */
 export type GatewaySettings = Pick<Config, 'mcpUpstreamTimeoutMs' | 'llmUpstreamTimeoutMs'>;

@@ -7,6 +7,7 @@ import { createKey, createProxy, INIT, putRules, rawPost } from '@tollgate/testk
 import { startMcpUpstream, type McpUpstream } from '@tollgate/testkit/mcp-upstream.ts';
 import { createLlmKey, createLlmProxy, rawLlm, startLlmEnv, type LlmEnv } from '@tollgate/testkit/llm-kit.ts';
 import { scrapeMetrics } from '@tollgate/testkit/metrics-scrape.ts';
+import { must } from '@tollgate/testkit/harness.ts';
 
 let e: LlmEnv;
 let up: McpUpstream;
@@ -58,4 +59,29 @@ test('a request no proxy matches counts under kind "none"', async () => {
   const before = (await scrape()).get('tollgate_gateway_responses_total{kind="none",status="404"}') ?? 0;
   assert.equal((await fetch(`${e.t.gateway}/no-such-proxy/`)).status, 404);
   assert.equal((await scrape()).get('tollgate_gateway_responses_total{kind="none",status="404"}'), before + 1);
+});
+
+test('a change to one user rebuilds only that user\'s proxy runtimes, and the gateway reads only that user again', async () => {
+  const other = await e.t.createUser();
+  const mine = await createProxy(e.t, e.user, up.url);
+  const theirs = await createProxy(e.t, other, up.url);
+  const myKey = await createKey(e.t, mine);
+  const theirKey = await createKey(e.t, theirs);
+  const call = async (p: typeof mine, key: string) => (await rawPost(p.pathUrl, INIT, { authorization: `Bearer ${key}` })).status;
+  assert.deepEqual([await call(mine, myKey), await call(theirs, theirKey)], [200, 200]);
+  // Their key on my proxy: a known key that grants nothing here.
+  assert.equal(await call(mine, theirKey), 403);
+  const before = await scrape();
+
+  const id = must(await e.t.client(other.pat).call('GET /api/keys')).keys.find((k) => k.tags.includes(`mcp:${theirs.id}:tool:*`))!.id;
+  must(await e.t.client(other.pat).call('DELETE /api/keys/:id', { params: { id } }));
+  assert.equal(await call(mine, myKey), 200);
+  assert.equal(await call(mine, theirKey), 401, 'my proxy\'s runtime was kept, and it reads the keys of the current snapshot');
+  assert.equal(await call(theirs, theirKey), 401);
+
+  const after = await scrape();
+  const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+  assert.equal(delta('tollgate_gateway_runtime_builds_total{kind="mcp"}'), 1, 'their proxy only');
+  assert.ok(delta('tollgate_gateway_config_reloads_total{read="incremental"}') >= 1);
+  assert.equal(delta('tollgate_gateway_config_reloads_total{read="full"}'), 0);
 });

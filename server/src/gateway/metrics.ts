@@ -25,6 +25,16 @@ export class GatewayMetrics {
     name: 'tollgate_gateway_budget_blocks_total', help: 'LLM requests refused by a hard budget, by scope (proxy or key).',
     labelNames: ['scope'] as const, registers: [this.registry],
   });
+  private readonly reloads = new Counter({
+    name: 'tollgate_gateway_config_reloads_total',
+    help: 'Snapshots the gateway loaded, by how: full (every tenant: at start, or after many changes) or incremental (the changed users only).',
+    labelNames: ['read'] as const, registers: [this.registry],
+  });
+  private readonly runtimeBuilds = new Counter({
+    name: 'tollgate_gateway_runtime_builds_total',
+    help: 'Proxy runtimes built (rules compiled), by proxy kind: one per proxy whose configuration changed, on its next request.',
+    labelNames: ['kind'] as const, registers: [this.registry],
+  });
   private readonly children = new Map<string, { inc(): void }>();
   /** What GET /metrics answers: this registry, or in a gateway worker every worker's (server/src/workers/metrics.ts). */
   private source: () => Promise<string> = () => this.registry.metrics();
@@ -62,6 +72,14 @@ export class GatewayMetrics {
     // would lump them together.
     const label = type === 'deny' || type === 'error' ? (typeof reason === 'string' ? `${type}:${reason}` : type) : type;
     this.child(`e|${kind}|${label}`, () => this.events.labels(kind, label, chartBucket(type))).inc();
+  }
+
+  configReloaded(read: 'full' | 'incremental'): void {
+    this.reloads.labels(read).inc();
+  }
+
+  runtimeBuilt(kind: 'mcp' | 'llm'): void {
+    this.runtimeBuilds.labels(kind).inc();
   }
 
   budgetBlocked(scope: 'proxy' | 'key'): void {

@@ -45,10 +45,10 @@ type CountedResponse = ServerResponse & { [KIND]?: ProxyKindLabel };
  * planes get only their capabilities (capabilities.ts), which Services has.
  */
 export async function startGateway(s: Services, opts: GatewayOptions): Promise<GatewayHandle> {
-  const store = new ConfigStore(s);
+  const metrics: GatewayMetrics = new GatewayMetrics(() => store.version);
+  const store = new ConfigStore(s, (read) => metrics.configReloaded(read));
   await store.start();
   // Before the data planes: the stream recovery reads it once, when the LLM plane starts.
-  const metrics = new GatewayMetrics(() => store.version);
   s.metrics = metrics;
   // One budget for the bodies both data planes hold, so that memory stays bounded whatever mix arrives.
   const bodies = new BodyBudget(s.config.gatewayBodyBudgetMb * 1024 * 1024);

@@ -27,13 +27,15 @@ interface OwnedKeys {
 export interface LoadedConfig {
   snapshot: Snapshot;
   owners: ReadonlyMap<string, OwnedKeys>;
+  /** How it was read: every tenant's rows, or the changed users' rows merged into the previous snapshot. */
+  read: 'full' | 'incremental';
 }
 
 export async function assembleConfig(version: number, entries: SnapshotEntries): Promise<LoadedConfig> {
   const snapshot: Snapshot = { version, proxies: new Map(), hosts: new Map(), paths: new Map(), credentialsByHash: new Map() };
   const owners = new Map<string, OwnedKeys>();
   await add(snapshot, owners, entries, new TurnBudget(ENTRIES_PER_TURN));
-  return { snapshot, owners };
+  return { snapshot, owners, read: 'full' };
 }
 
 /**
@@ -58,7 +60,7 @@ export async function mergeConfig(previous: LoadedConfig, version: number, users
   };
   const owners = await copyWithout(previous.owners as Map<string, OwnedKeys>, new Set(users), turns);
   await add(snapshot, owners, entries, turns);
-  return { snapshot, owners };
+  return { snapshot, owners, read: 'incremental' };
 }
 
 async function copyWithout<V>(from: ReadonlyMap<string, V>, without: ReadonlySet<string>, turns: TurnBudget): Promise<Map<string, V>> {

@@ -76,7 +76,7 @@ async function loadFrom(q: Queryable, read: Read, secrets: SecretBox, previous: 
   const since = previous?.snapshot.version;
   const users = since !== undefined && since <= version ? await readChangedUsers(q, since, version) : undefined;
   if (!previous || !users || users.length > MAX_CHANGED_USERS) return assembleConfig(version, await buildEntries(await readRows(read), secrets));
-  if (!users.length) return version === since ? previous : { snapshot: { ...previous.snapshot, version }, owners: previous.owners };
+  if (!users.length) return version === since ? previous : { snapshot: { ...previous.snapshot, version }, owners: previous.owners, read: 'incremental' };
   return mergeConfig(previous, version, users, await buildEntries(await readRows(read, users), secrets));
 }
 

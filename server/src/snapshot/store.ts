@@ -16,7 +16,8 @@ export class ConfigStore {
   private readonly listeners = new Set<(s: Snapshot) => void>();
   private mismatch: SnapshotSchemaMismatch | undefined;
 
-  constructor(private readonly s: Services) {}
+  /** `onReload` hears how each new snapshot was read (the gateway's metrics count them). */
+  constructor(private readonly s: Services, private readonly onReload?: (read: LoadedConfig['read']) => void) {}
 
   get current(): Snapshot {
     if (!this.loaded) throw new Error('config store not started');
@@ -62,7 +63,8 @@ export class ConfigStore {
         this.again = false;
         // Incremental: only the users whose rows changed since the current snapshot are read again.
         const next = await loadConfig(this.s.db, this.s.secrets, this.loaded);
-        if (!this.loaded || next.snapshot.version >= this.loaded.snapshot.version) {
+        if (next !== this.loaded && (!this.loaded || next.snapshot.version >= this.loaded.snapshot.version)) {
+          this.onReload?.(next.read);
           this.loaded = next;
           for (const l of this.listeners) l(next.snapshot);
         }

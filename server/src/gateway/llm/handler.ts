@@ -56,7 +56,10 @@ export function createLlmGateway(s: LlmPlaneDeps, store: ConfigStore, budget: Bo
     s.log,
     { onCharge: (c) => writer.addCharge(c) },
   );
-  const runtimes = new RuntimeCache<LlmRuntime>((snap, proxy) => buildLlmRuntime({ s, snapshot: snap, proxy: proxy as LlmProxyConfig }, pools));
+  const runtimes = new RuntimeCache<LlmRuntime>((proxy) => {
+    s.metrics?.runtimeBuilt('llm');
+    return buildLlmRuntime({ s, proxy: proxy as LlmProxyConfig, current: () => store.current }, pools);
+  });
   store.onChange((snap) => runtimes.prune(snap));
   const streams = new LiveStreams(s.config.streamCheckpointMs, (rows) => writer.checkpoint(rows));
   const recovery = new StreamRecovery(s.db, ledger, s, s.config.streamOrphanMs);
@@ -132,8 +135,7 @@ async function handleLlm(d: Deps, req: IncomingMessage, res: ServerResponse, rou
   const proxy = route.proxy;
   if (proxy.kind !== 'llm') return sendError(res, 500, 'Internal error');
   const startMs = d.s.clock.nowMs();
-  const snapshot = d.store.current;
-  const rt = d.runtimes.get(snapshot, proxy);
+  const rt = d.runtimes.get(proxy);
   // Bans, address rules and the credential need only the headers: whoever is refused there costs no body read.
   const x = newExchange(rt.pipeline, req, { method: `http:${req.method}`, tools: [] }, clientToken(rt, req, route.forwardPath));
   const gate = await runGate(rt.pipeline, x);

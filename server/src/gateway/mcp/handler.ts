@@ -70,14 +70,16 @@ export function createMcpGateway(s: McpPlaneDeps, store: ConfigStore, budget: Bo
     clock: s.clock, log: s.log, recorder: new ToolChangeRecorder(s),
     fetchCatalog: o.fetchCatalog ?? listUpstreamTools, checkIntervalMs: o.pinCheckIntervalMs,
     current(id): PinnedProxy | undefined {
-      const snap = store.current;
-      const proxy = snap.proxies.get(id);
+      const proxy = store.current.proxies.get(id);
       if (proxy?.kind !== 'mcp') return undefined;
-      const view: PinningView | undefined = runtimes.get(snap, proxy).pinning?.view;
-      return view && { proxy, view, snapshotVersion: snap.version };
+      const view: PinningView | undefined = runtimes.get(proxy).pinning?.view;
+      return view && { proxy, view };
     },
   });
-  const runtimes: RuntimeCache<McpRuntime> = new RuntimeCache<McpRuntime>((snap, proxy): McpRuntime => buildMcpRuntime({ s, snapshot: snap, proxy: proxy as McpProxyConfig }, agents, pins));
+  const runtimes: RuntimeCache<McpRuntime> = new RuntimeCache<McpRuntime>((proxy): McpRuntime => {
+    s.metrics?.runtimeBuilt('mcp');
+    return buildMcpRuntime({ s, proxy: proxy as McpProxyConfig, current: () => store.current }, agents, pins);
+  });
   store.onChange((snap) => {
     runtimes.prune(snap);
     agents.prune((id) => snap.proxies.has(id));
@@ -117,7 +119,7 @@ export function createMcpGateway(s: McpPlaneDeps, store: ConfigStore, budget: Bo
 
 /** The routed proxy's runtime, built from the current snapshot (rebuilt lazily after a change). */
 function runtimeOf(plane: McpPlane, route: RouteMatch): McpRuntime {
-  return plane.runtimes.get(plane.store.current, route.proxy);
+  return plane.runtimes.get(route.proxy);
 }
 
 /**

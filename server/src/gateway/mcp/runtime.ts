@@ -37,7 +37,8 @@ export interface McpRuntime {
 export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, agents: PinnedPool, monitor?: PinningMonitor, builders: RuleBuilders<McpRuleHandler> = RULE_SERVERS.mcp): McpRuntime {
   const { proxy } = ctx;
   const pipeline = buildPipeline(ctx, builders);
-  const perms = new Map<string, McpPermissions>();
+  // By the key's tags array: a key whose tags change is a new credential object with a new array.
+  const perms = new WeakMap<readonly string[], McpPermissions>();
   return {
     proxy, pipeline,
     messageRules: pipeline.handlers.filter((h) => h.onMessage),
@@ -48,12 +49,11 @@ export function buildMcpRuntime(ctx: BuildContext & { proxy: McpProxyConfig }, a
     upstreamAuth: proxy.upstreamToken ? ['authorization', `Bearer ${proxy.upstreamToken}`] : undefined,
     capBytes: proxy.limits.mcpMaxRespBodyKb * 1024,
     needsBody: pipeline.handlers.some((h) => h.ruleType === 'lambda'),
-    pinning: proxyPinning(proxy, ctx.snapshot.version, monitor),
+    pinning: proxyPinning(proxy, () => ctx.current().version, monitor),
     permissions(identity) {
-      const key = identity.credentialId;
-      if (!key) return permissionsFor(identity, proxy.id);
-      let p = perms.get(key);
-      if (!p) perms.set(key, (p = permissionsFor(identity, proxy.id)));
+      if (identity.mode !== 'svc_api_key') return permissionsFor(identity, proxy.id);
+      let p = perms.get(identity.tags);
+      if (!p) perms.set(identity.tags, (p = permissionsFor(identity, proxy.id)));
       return p;
     },
   };

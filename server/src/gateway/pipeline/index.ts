@@ -2,8 +2,8 @@
 //
 // HOW A DATA PLANE PLUGS IN (the MCP handler in gateway/mcp/ is the worked example):
 //
-//   1. Once per config version and proxy, build a Pipeline:
-//        const cache = new RuntimeCache((snap, proxy) => buildPipeline({ s, snapshot: snap, proxy }, builders));
+//   1. Once per config object of a proxy, build a Pipeline:
+//        const cache = new RuntimeCache((proxy) => buildPipeline({ s, proxy, current: () => store.current }, builders));
 //      `builders` is the kind's entry of RULE_SERVERS (rule-servers.ts), which must name a builder for every rule
 //      type the contract makes valid on the kind (a rule type it lacks is denied at run time, never skipped).
 //      A builder gets all enabled rules of its type in array order and returns RuleHandlers (types.ts) that hook

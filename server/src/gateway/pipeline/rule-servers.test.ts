@@ -24,7 +24,7 @@ const denyTen = RULE_SCHEMAS.ip_acl.parse({ rule_type: 'ip_acl', tools: ['danger
 test('a rule whose type the builders table does not serve denies what it covers with an error event, never skips', async () => {
   const { ip_acl: _left_out, ...withoutIpAcl } = RULE_SERVERS.mcp;
   const w = fakeWorld([denyTen]);
-  const p = buildPipeline({ s: w.s, snapshot: w.snapshot, proxy: w.proxy }, withoutIpAcl);
+  const p = buildPipeline({ s: w.s, proxy: w.proxy, current: () => w.snapshot }, withoutIpAcl);
 
   // An address the rule would have allowed is refused too: the gateway cannot tell what the rule would have done.
   for (const ip of ['10.1.2.3', '192.0.2.1']) {
@@ -41,7 +41,7 @@ test('a rule whose type the builders table does not serve denies what it covers 
 test('a rule type of the other proxy kind (corrupt storage) is denied by the real MCP table', async () => {
   const guard = RULE_SCHEMAS.prompt_guard.parse({ rule_type: 'prompt_guard', tools: ['*'], detectors: ['pi_dan'], action: 'block' }) as Rule;
   const w = fakeWorld([guard]);
-  const p = buildPipeline({ s: w.s, snapshot: w.snapshot, proxy: w.proxy }, RULE_SERVERS.mcp);
+  const p = buildPipeline({ s: w.s, proxy: w.proxy, current: () => w.snapshot }, RULE_SERVERS.mcp);
   const v = await runAccessPhases(p, fakeExchange(w, { tools: ['search'] }), allow);
   assert.ok(v.kind === 'deny' && v.event.type === 'error' && v.event.details?.reason === 'rule_not_served', JSON.stringify(v));
 });
@@ -49,7 +49,7 @@ test('a rule type of the other proxy kind (corrupt storage) is denied by the rea
 test('a served rule type still runs its own handler (mcp_resource is served outside the pipeline and blocks nothing)', async () => {
   const resource = RULE_SCHEMAS.mcp_resource.parse({ rule_type: 'mcp_resource', tools: ['*'], resource_id: 'r', uri: 'doc://r', resource_name: 'r', content: 'x' }) as Rule;
   const w = fakeWorld([denyTen, resource]);
-  const p = buildPipeline({ s: w.s, snapshot: w.snapshot, proxy: w.proxy }, RULE_SERVERS.mcp);
+  const p = buildPipeline({ s: w.s, proxy: w.proxy, current: () => w.snapshot }, RULE_SERVERS.mcp);
   assert.equal((await runAccessPhases(p, fakeExchange(w, { ip: '192.0.2.1', tools: ['danger'] }), allow)).kind, 'continue');
   const v = await runAccessPhases(p, fakeExchange(w, { ip: '10.1.2.3', tools: ['danger'] }), allow);
   assert.ok(v.kind === 'deny' && v.status === 403 && v.event.type === 'ip_blocked', JSON.stringify(v));

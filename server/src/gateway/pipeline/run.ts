@@ -25,12 +25,12 @@ import type { Pipeline } from './build.ts';
 import { CONTINUE, type EventSpec, type Exchange, type RequestFacts, type RuleHandler, type Verdict } from './types.ts';
 
 /**
- * Creates the exchange for a request to the proxy `p` was built for (the deps, snapshot and proxy come from it).
+ * Creates the exchange for a request to the proxy `p` was built for (the deps and the proxy come from it).
  * `token` defaults to the Bearer token; LLM providers pass their own header.
  */
-export function newExchange(p: Pick<Pipeline, 's' | 'snapshot' | 'proxy'>, req: IncomingMessage, facts: RequestFacts, token = strictBearerToken(req.headers)): Exchange {
+export function newExchange(p: Pick<Pipeline, 's' | 'proxy'>, req: IncomingMessage, facts: RequestFacts, token = strictBearerToken(req.headers)): Exchange {
   return {
-    s: p.s, snapshot: p.snapshot, proxy: p.proxy, req, facts, token,
+    s: p.s, proxy: p.proxy, req, facts, token,
     tokenHash: token ? sha256Hex(token) : undefined,
     clientIp: clientIp(req),
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '',

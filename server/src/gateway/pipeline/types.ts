@@ -1,6 +1,6 @@
 // The vocabulary of the gateway request pipeline, shared by the MCP and LLM data planes.
 import type { IncomingMessage } from 'node:http';
-import type { ProxyConfig, Snapshot } from '../../snapshot/snapshot.ts';
+import type { ProxyConfig } from '../../snapshot/snapshot.ts';
 import type { GatewayDeps } from '../capabilities.ts';
 import type { GatewayEvent } from '../events.ts';
 import type { Identity } from '../inbound-auth/types.ts';
@@ -26,7 +26,6 @@ export interface RequestFacts {
 /** One request travelling through the pipeline. Created by the kind handler, completed by the phases. */
 export interface Exchange {
   readonly s: GatewayDeps;
-  readonly snapshot: Snapshot;
   readonly proxy: ProxyConfig;
   readonly req: IncomingMessage;
   readonly clientIp: string;

@@ -25,11 +25,11 @@ export interface ProxyPinning {
   listChanged(): void;
 }
 
-export function proxyPinning(proxy: McpProxyConfig, snapshotVersion: number, monitor: PinningMonitor | undefined): ProxyPinning | undefined {
+export function proxyPinning(proxy: McpProxyConfig, version: () => number, monitor: PinningMonitor | undefined): ProxyPinning | undefined {
   const view = pinningView(proxy);
   if (!view || !monitor) return undefined;
-  const p = { proxy, view, snapshotVersion };
-  const seen = () => monitor.seenFor(proxy.id, snapshotVersion);
+  const p = { proxy, view };
+  const seen = () => monitor.seenFor(proxy.id, version());
   return {
     view,
     withheld: (tool) => (view.mode === 'warn' ? undefined : judgeTool(view, tool, seen())),

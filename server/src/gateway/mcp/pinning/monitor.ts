@@ -21,7 +21,6 @@ interface Seen extends Observation {
 export interface PinnedProxy {
   proxy: McpProxyConfig;
   view: PinningView;
-  snapshotVersion: number;
 }
 
 /** The upstream's whole catalog as raw tools/list entries (the gateway's own tools/list). */

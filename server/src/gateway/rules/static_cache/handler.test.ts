@@ -71,7 +71,7 @@ test('per_identity in jwt mode: a token with none of the identifying claims is n
 test('the lookup is sent beside the rate limit counter, not after its answer; the rate limit still refuses a cached call', async () => {
   const limit = RULE_SCHEMAS.rate_limit.parse({ rule_type: 'rate_limit', tools: ['*'], name: 'rl', match_key: 'api_key', threshold: 1, timespan: 60 }) as Rule;
   const w = fakeWorld([limit, rule({ cache_isolation: 'shared' })]);
-  const p = buildPipeline({ s: w.s, snapshot: w.snapshot, proxy: w.proxy }, RULE_SERVERS.mcp);
+  const p = buildPipeline({ s: w.s, proxy: w.proxy, current: () => w.snapshot }, RULE_SERVERS.mcp);
   const state = w.s.state;
   const [incr, getBuffer] = [state.incr.bind(state), state.getBuffer.bind(state)];
   const sent: string[] = [];
