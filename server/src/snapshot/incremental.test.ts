@@ -3,6 +3,7 @@
 // their very objects (they were not read again).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { insertLlmFixture, insertMcpFixture } from '@tollgate/testkit/fixtures.ts';
 import { startTestApp, type TestApp, type TestUser } from '@tollgate/testkit/harness.ts';
 import { reloadAndCompare as reloaded } from '@tollgate/testkit/snapshot-content.ts';
@@ -92,6 +93,21 @@ test('a gateway further behind than the changes kept loads every tenant', async 
     const after = objectsOf(await reloaded(t), b);
     assert.equal(after.length, before.length);
     assert.ok(after.every((o, i) => o !== before[i]), 'every user was read again');
+  } finally {
+    await t.close();
+  }
+});
+
+test('every table the snapshot reads records whom its writes change', async () => {
+  const source = readFileSync(new URL('./load.ts', import.meta.url), 'utf8');
+  const read = new Set([...source.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)/g)].map((m) => m[1]!));
+  assert.ok(read.size >= 10, [...read].join(', '));
+  const t = await startTestApp();
+  try {
+    const rows = await t.app.services.db.query<{ tbl: string }>(
+      "SELECT c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'config_changed' AND c.relnamespace = current_schema()::regnamespace");
+    const recorded = new Set(rows.map((r) => r.tbl));
+    assert.deepEqual([...read].filter((tbl) => !recorded.has(tbl)), [], 'tables load.ts reads without the trigger of migration 009');
   } finally {
     await t.close();
   }

@@ -42,29 +42,30 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- One trigger per table server/src/snapshot/load.ts reads (a table it starts to read needs one too). Every UPDATE
--- counts, not only those of the columns it reads today, so that a column it starts to read is covered; none of these
--- tables is written on the request path.
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON consumers
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('user_id', 'users');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON credentials
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('consumer_id', 'consumers');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON gateway_services
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('user_id', 'users');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON gateway_routes
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('service_id', 'gateway_services');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON gateway_plugins
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('service_id', 'gateway_services');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON mcp_servers
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('user_id', 'users');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON mcp_tool_changes
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('mcp_id', 'mcp_servers');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON mcp_resources
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('mcp_id', 'mcp_servers');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON llm_proxies
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('user_id', 'users');
-CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON key_budgets
-  FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed('llm_id', 'llm_proxies');
+-- One trigger per table server/src/snapshot/load.ts reads (a table it starts to read needs one too): the table, the
+-- column that leads to the owner, and the table that column references. Every UPDATE counts, not only those of the
+-- columns load.ts reads today, so that a column it starts to read is covered; none of these tables is written on the
+-- request path.
+DO $$
+DECLARE
+  t record;
+BEGIN
+  FOR t IN SELECT * FROM (VALUES
+    ('consumers', 'user_id', 'users'),
+    ('credentials', 'consumer_id', 'consumers'),
+    ('gateway_services', 'user_id', 'users'),
+    ('gateway_routes', 'service_id', 'gateway_services'),
+    ('gateway_plugins', 'service_id', 'gateway_services'),
+    ('mcp_servers', 'user_id', 'users'),
+    ('mcp_tool_changes', 'mcp_id', 'mcp_servers'),
+    ('mcp_resources', 'mcp_id', 'mcp_servers'),
+    ('llm_proxies', 'user_id', 'users'),
+    ('key_budgets', 'llm_id', 'llm_proxies')
+  ) AS v(tbl, col, parent) LOOP
+    EXECUTE format('CREATE TRIGGER config_changed AFTER INSERT OR DELETE OR UPDATE ON %I FOR EACH ROW EXECUTE FUNCTION tollgate_config_changed(%L, %L)',
+      t.tbl, t.col, t.parent);
+  END LOOP;
+END $$;
 
 -- The gateways read config_changes and changes_from.
 UPDATE data_plane_schema SET version = 3 WHERE id = 1;
