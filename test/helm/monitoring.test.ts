@@ -149,7 +149,7 @@ test('every metric the Grafana dashboard queries is one a real gateway or operat
   assert.ok(served.has('tollgate_gateway_responses_total') && served.has('tollgate_operator_reconcile_total'), 'both scrapes read');
   assert.deepEqual([...queried].filter((m) => !served.has(m)), [], 'queried by the dashboard but served by nobody');
   for (const family of ['tollgate_gateway_responses_total', 'tollgate_gateway_events_total', 'tollgate_gateway_upstream_response_seconds_bucket',
-    'tollgate_gateway_budget_blocks_total', 'tollgate_gateway_config_version', 'tollgate_operator_reconcile_total', 'tollgate_operator_reconcile_errors_total',
+    'tollgate_gateway_budget_blocks_total', 'tollgate_gateway_config_version', 'tollgate_gateway_config_reloads_total', 'tollgate_gateway_runtime_builds_total', 'tollgate_operator_reconcile_total', 'tollgate_operator_reconcile_errors_total',
     'tollgate_operator_reconcile_duration_seconds_bucket', 'tollgate_operator_queue_depth', 'tollgate_operator_leader', 'tollgate_operator_watch_restarts_total']) {
     assert.ok(queried.has(family), `the dashboard shows ${family}`);
   }
