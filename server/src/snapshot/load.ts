@@ -108,6 +108,10 @@ function owned(users: readonly string[] | undefined, column: string): string {
   return users ? ` WHERE ${column} = ANY($1::uuid[])` : '';
 }
 
+/**
+ * Every table read here needs the trigger that records whom its writes change (migration 009), or a change to it
+ * would reach no gateway; incremental.test.ts finds the tables in these queries and checks.
+ */
 async function readRows(read: Read, users?: readonly string[]): Promise<SnapshotRows> {
   const services = await read<ServiceRow>(
     `SELECT s.id AS service_id, s.proxy_id, s.proxy_kind, s.user_id, s.upstream_url, p.auth AS plugin_auth, p.rules,
