@@ -91,13 +91,21 @@ export function reconnectWhenEnded(client: RedisClient, closed: () => boolean, o
 }
 
 /**
- * The pub/sub connection. Unlike the data client it queues while reconnecting and re-subscribes, so a subscription
- * outlives a restart or a failover: a copy of a Sentinel client asks the sentinels for the current primary, and a
- * Cluster's subscriber moves to another node when its node goes.
+ * How the pub/sub connection differs from the data client: it queues while reconnecting and re-subscribes, so a
+ * subscription outlives a restart or a failover. It also resends what a dropped connection left unanswered: ioredis
+ * counts a channel as subscribed only once the server's reply arrives, so a connection lost between the renewed
+ * SUBSCRIBE and its reply would otherwise leave the client subscribed to nothing (a Sentinel failover does that; see
+ * test/faults/redis-resubscribe.test.ts). A repeated SUBSCRIBE is harmless, unlike a repeated increment.
+ */
+const SUBSCRIBER: RedisOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined, autoResendUnfulfilledCommands: true };
+
+/**
+ * The pub/sub connection: a copy of a Sentinel client asks the sentinels for the current primary, and a Cluster's
+ * subscriber moves to another node when its node goes.
  */
 export function subscriberOf(client: RedisClient): RedisClient {
   if (client instanceof Cluster) {
-    return client.duplicate(undefined, { enableOfflineQueue: true, redisOptions: { ...client.options.redisOptions, maxRetriesPerRequest: null, commandTimeout: undefined } });
+    return client.duplicate(undefined, { enableOfflineQueue: true, redisOptions: { ...client.options.redisOptions, ...SUBSCRIBER } });
   }
-  return client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+  return client.duplicate(SUBSCRIBER);
 }
