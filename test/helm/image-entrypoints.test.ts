@@ -25,6 +25,7 @@ import { newIsolation } from '@tollgate/testkit/harness.ts';
 import { eventually } from '@tollgate/testkit/eventually.ts';
 import { condition, crdsEstablished, manifest, startCluster, type Cluster } from '../k8s/kit.ts';
 import { freePort } from '@tollgate/testkit/free-port.ts';
+import { runCommand, type CommandResult } from '@tollgate/testkit/run-command.ts';
 import { BASE, chart, crdChart, helmOk, must, renderOffline, root, setArgs, watchProcess, type K8sObject, type Proc } from './kit.ts';
 import { layOutImage } from './image-layout.ts';
 
@@ -125,9 +126,8 @@ function run(name: string, args: string[], env: Record<string, string>): Proc {
 }
 
 /** Runs a one-shot command (the admin CLI) as `kubectl exec ... -- tollgate ...` would: PATH's `tollgate`. */
-function exec(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('tollgate', args, { cwd: image.appDir, env, encoding: 'utf8', ...(asRoot ? USER : {}) });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function exec(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  return runCommand('tollgate', args, { cwd: image.appDir, env, ...(asRoot ? USER : {}) });
 }
 
 async function answers(url: string, proc: Proc, init?: RequestInit): Promise<Response> {
@@ -167,12 +167,12 @@ let apiEnv: Record<string, string>;
 let pat: string;
 const local = (port: number) => `http://127.0.0.1:${port}`;
 
-test('the image runs the compiled build (no sources ship, so server/dist and operator/dist count as fresh)', (t) => {
+test('the image runs the compiled build (no sources ship, so server/dist and operator/dist count as fresh)', async (t) => {
   t.diagnostic(`image tree: ${image.files} files; user ${asRoot ? '10001:10001' : `${process.getuid?.()} (not root: cannot switch users)`}`);
   assert.equal(image.user, '10001:10001', 'USER is numeric, so runAsNonRoot can check it');
   assert.deepEqual(image.entrypoint, ['node', 'server/bin/tollgate.mjs']);
   assert.deepEqual(image.cmd, ['serve']);
-  const r = exec(['version'], imageEnv());
+  const r = await exec(['version'], imageEnv());
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^tollgate 0\.1\.0 \(compiled build in server\/dist, node v20\./);
   // Both ways the chart could start the operator: `tollgate operator` (its Deployment) and the operator's own bin.
@@ -216,9 +216,9 @@ test('serve --role api answers GET /api/health; the admin CLI of NOTES.txt issue
 
   // kubectl exec deploy/tg-tollgate-api -- tollgate admin user create / token issue: the pod's env, the image's PATH.
   const email = `ops-${Date.now()}@example.com`;
-  const created = exec(['admin', 'user', 'create', '--email', email, '--name', 'Ops'], apiEnv);
+  const created = await exec(['admin', 'user', 'create', '--email', email, '--name', 'Ops'], apiEnv);
   assert.equal(created.status, 0, created.stderr);
-  const issued = exec(['admin', 'token', 'issue', '--email', email], apiEnv);
+  const issued = await exec(['admin', 'token', 'issue', '--email', email], apiEnv);
   assert.equal(issued.status, 0, issued.stderr);
   pat = issued.stdout.trim();
   assert.match(pat, /^svc_pat_/);
