@@ -1,4 +1,4 @@
-// Incremental reloads (load.ts, assemble.ts, migration 009): after each kind of change, made through the API or
+// Incremental reloads (load.ts, assemble.ts, migrations 009 and 010): after each kind of change, made through the API or
 // straight in SQL, the gateway's snapshot must be what a full load reads, while the users that did not change keep
 // their very objects (they were not read again).
 import { test } from 'node:test';
@@ -104,10 +104,43 @@ test('every table the snapshot reads records whom its writes change', async () =
   assert.ok(read.size >= 10, [...read].join(', '));
   const t = await startTestApp();
   try {
+    // An insert, an update and a delete each need theirs (migration 010).
     const rows = await t.app.services.db.query<{ tbl: string }>(
-      "SELECT c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid WHERE g.tgname = 'config_changed' AND c.relnamespace = current_schema()::regnamespace");
+      `SELECT c.relname AS tbl FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+        WHERE g.tgname IN ('config_changed_insert', 'config_changed_update', 'config_changed_delete')
+          AND c.relnamespace = current_schema()::regnamespace GROUP BY c.relname HAVING count(*) = 3`);
     const recorded = new Set(rows.map((r) => r.tbl));
-    assert.deepEqual([...read].filter((tbl) => !recorded.has(tbl)), [], 'tables load.ts reads without the trigger of migration 009');
+    assert.deepEqual([...read].filter((tbl) => !recorded.has(tbl)), [], 'tables load.ts reads without the triggers of migration 010');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a statement that writes many rows of one user records that user once, and a reload still sees each row', async () => {
+  const t = await startTestApp();
+  try {
+    const s = t.app.services;
+    const [a, b] = [await t.createUser(), await t.createUser()];
+    await reloaded(t);
+    const bObjects = objectsOf(await reloaded(t), b);
+    const [consumer] = await s.db.query<{ id: string }>('SELECT id FROM consumers WHERE user_id = $1', [a.userId]);
+    const changes = async () => Number((await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM config_changes'))[0]!.n);
+    const count = 300;
+    for (const [sql, params] of [
+      [`INSERT INTO credentials (id, consumer_id, key_hash, key_prefix, created_at)
+         SELECT gen_random_uuid(), $1, 'bulk-' || g, 'bulk', 0 FROM generate_series(1, ${count}) g`, [consumer!.id]],
+      ["UPDATE credentials SET tags = '{bulk:tagged}' WHERE key_prefix = 'bulk'", []],
+      ["DELETE FROM credentials WHERE key_prefix = 'bulk' AND key_hash <> 'bulk-1'", []],
+    ] as const) {
+      const before = await changes();
+      await changeAndCommit(t, sql, [...params]);
+      assert.equal(await changes() - before, 1, `one config_changes row for: ${sql.split(' ')[0]}`);
+      const snap = await reloaded(t);
+      assert.deepEqual(objectsOf(snap, b), bObjects, 'b was not read again');
+    }
+    const snap = await reloaded(t);
+    const left = [...snap.credentialsByHash.entries()].filter(([hash]) => hash.startsWith('bulk-'));
+    assert.deepEqual(left.map(([hash, c]) => [hash, c.userId, c.tags.includes('bulk:tagged')]), [['bulk-1', a.userId, true]]);
   } finally {
     await t.close();
   }

@@ -53,8 +53,9 @@ export async function loadSnapshot(db: Db, secrets: SecretBox): Promise<Snapshot
 
 /**
  * A new snapshot. Given the previous one, it reads only the proxies and keys of the users that changed since (the
- * triggers of server/src/db/migrations/009_config_changes.sql record them) and keeps every other user's objects as
- * they were; without it, or when those changes are no longer kept or too many, it reads every tenant.
+ * triggers of server/src/db/migrations/010_config_changes_per_statement.sql record them) and keeps every other
+ * user's objects as they were; without it, or when those changes are no longer kept or too many, it reads every
+ * tenant.
  *
  * On PostgreSQL the snapshot is read in one read-only, repeatable-read transaction (every table as of one moment),
  * and a full load reads each query through a cursor a part of FETCH_ROWS rows at a time: node-postgres parses a
@@ -109,8 +110,8 @@ function owned(users: readonly string[] | undefined, column: string): string {
 }
 
 /**
- * Every table read here needs the trigger that records whom its writes change (migration 009), or a change to it
- * would reach no gateway; incremental.test.ts finds the tables in these queries and checks.
+ * Every table read here needs the triggers that record whom its writes change (migrations 009 and 010), or a change
+ * to it would reach no gateway; incremental.test.ts finds the tables in these queries and checks.
  */
 async function readRows(read: Read, users?: readonly string[]): Promise<SnapshotRows> {
   const services = await read<ServiceRow>(
