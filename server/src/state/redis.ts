@@ -45,6 +45,7 @@ export class RedisState implements State {
   private suspendedUntil = 0;
   private probing = false;
   private closed = false;
+  private corked = false;
 
   /** `target`: a redis:// URL, or any RedisTarget (one server, Sentinel, Cluster). */
   constructor(target: string | RedisTarget, private readonly prefix: string, private readonly log: Logger = silentLogger) {
@@ -66,6 +67,7 @@ export class RedisState implements State {
       this.probing = true;
     }
     try {
+      this.coalesceWrites();
       const r = await command();
       if (probe) this.suspendedUntil = 0;
       return r;
@@ -74,6 +76,26 @@ export class RedisState implements State {
     } finally {
       if (probe) this.probing = false;
     }
+  }
+
+  /**
+   * Holds the connection's writes until the I/O callbacks of this turn of the event loop have run, so the commands
+   * of every request that turn go out in one write: each write is a syscall, whose kernel time callgrind does not
+   * count but the CPU does. Measured (docs/performance.md, "State-store round trips per request"): about a quarter
+   * less CPU per completion and per tools/call at 16 and 64 connections. Unlike ioredis's auto-pipelining, no
+   * command waits for another's answer (it serialises its pipelines, which cost a completion 0.15 ms at one
+   * connection), and each command keeps its own timeout. A Cluster client has a socket per node: not corked.
+   */
+  private coalesceWrites(): void {
+    if (this.corked || this.client instanceof Cluster) return;
+    const stream = this.client.stream;
+    if (!stream) return;
+    this.corked = true;
+    stream.cork();
+    setImmediate(() => {
+      this.corked = false;
+      stream.uncork();
+    });
   }
 
   /** Records a timeout (suspending calls) or a failed probe, and returns what call() throws for `err`. */
