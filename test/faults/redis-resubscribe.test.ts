@@ -2,7 +2,9 @@
 // ioredis sends SUBSCRIBE again, but it records a channel as subscribed only when the server's reply arrives; a
 // connection that drops in between (a Sentinel failover does this: the client follows the promoted replica, then the
 // sentinels' +switch-master makes it reconnect once more) used to leave a subscriber subscribed to nothing, and a
-// gateway that no longer heard of config changes until its version poll. Found by test/redis-sentinel.test.ts in CI.
+// gateway that no longer heard of config changes until its version poll. Found in ioredis's source while diagnosing
+// a CI failure of test/redis-sentinel.test.ts (which itself was that test's race: it published once, before the
+// subscriber had re-subscribed).
 //
 // A TCP proxy in front of a private redis-server plays the network: it drops every connection (the failover), then
 // cuts the first connection that sends SUBSCRIBE before the server sees it, then lets everything through.

@@ -2,8 +2,9 @@
 // version on the state bus after commit. Gateways reload on the announcement and also poll the version, so a
 // missed message (Redis restart, dropped subscription) is repaired within one poll interval.
 //
-// Which tenants a version changed is recorded by the database itself (server/src/db/migrations/009_config_changes.sql, made per
-// statement by 010): triggers add the owners of every statement's written rows to config_changes unstamped, and the bump stamps them with its version.
+// Which tenants a version changed is recorded by the database itself (server/src/db/migrations/009_config_changes.sql,
+// made per statement by 010): triggers add the owners of every statement's written rows to config_changes unstamped,
+// and the bump stamps them with its version.
 import type { Queryable } from '../db/db.ts';
 import type { State } from '../state/state.ts';
 

@@ -1,5 +1,5 @@
-// Incremental reloads (load.ts, assemble.ts, migrations 009 and 010): after each kind of change, made through the API or
-// straight in SQL, the gateway's snapshot must be what a full load reads, while the users that did not change keep
+// Incremental reloads (load.ts, assemble.ts, migrations 009 and 010): after each kind of change, made through the API
+// or straight in SQL, the gateway's snapshot must be what a full load reads, while the users that did not change keep
 // their very objects (they were not read again).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
